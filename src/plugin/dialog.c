@@ -1,0 +1,131 @@
+/* The procedure dialog: every argument of the descriptor, a "New Seed" button next to the
+ * seed, and a live preview of the whole layer that shows exactly what OK writes. */
+#include "dialog.h"
+
+#include "apply.h"
+#include "arg-values.h"
+#include "heightmap.h"
+#include "layer-io.h"
+
+#include <glib/gi18n.h>
+#include <libgimp/gimpui.h>
+
+typedef struct
+{
+  const TerrainProcedureInfo *info;
+  GimpProcedureConfig        *config;
+  GimpDrawable               *drawable;
+  float                      *heights; /* the full-size result, reused between updates */
+} Preview;
+
+/* Preview pixels are exact samples of the full-size result: render it all, then sample. */
+static void
+render_preview (GimpPreview *widget, Preview *p)
+{
+  const int width = gimp_drawable_get_width (p->drawable);
+  const int height = gimp_drawable_get_height (p->drawable);
+  int pw, ph;
+  gimp_preview_get_size (widget, &pw, &ph);
+  if (pw < 1 || ph < 1)
+    return;
+
+  TerrainArgValues *values = terrain_arg_values_from_config (p->info, p->config);
+  GError *error = NULL;
+  TerrainStatus status = terrain_render_layer (p->info, values, p->drawable, p->heights, NULL, &error);
+  terrain_arg_values_free (values);
+  if (status != TERRAIN_OK)
+    {
+      g_clear_error (&error); /* OK will report it; the preview keeps its last image */
+      return;
+    }
+
+  const Babl *format = terrain_float_format (p->drawable);
+  const int   channels = babl_format_get_n_components (format);
+  const int   colours = channels - (babl_format_has_alpha (format) ? 1 : 0);
+  float      *samples = g_new (float, (gsize) pw * ph);
+  float      *pixels = g_new (float, (gsize) pw * ph * channels);
+  guchar     *bytes = g_new (guchar, (gsize) pw * ph * channels);
+
+  terrain_sample_nearest (p->heights, width, height, samples, pw, ph);
+  if (colours < channels) /* alpha from the layer, scaled like the preview */
+    {
+      GeglBuffer   *buffer = gimp_drawable_get_buffer (p->drawable);
+      GeglRectangle rect = { 0, 0, pw, ph };
+      gegl_buffer_get (buffer, &rect, (double) pw / width, format, pixels,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+      g_object_unref (buffer);
+    }
+  for (gsize i = 0; i < (gsize) pw * ph; i++)
+    for (int c = 0; c < colours; c++)
+      pixels[i * channels + c] = samples[i];
+  babl_process (babl_fish (format, terrain_preview_format (p->drawable)), pixels, bytes,
+                (long) pw * ph);
+  gimp_preview_draw_buffer (widget, bytes, pw * channels);
+
+  g_free (bytes);
+  g_free (pixels);
+  g_free (samples);
+}
+
+static void
+new_seed (GtkButton *button, GimpProcedureConfig *config)
+{
+  (void) button;
+  /* Picking a seed is the only non-reproducible step, and it happens in the UI only. */
+  g_object_set (config, "seed", g_random_int_range (0, G_MAXINT), NULL);
+}
+
+/* The argument names in dialog order; the seed sits in a row with its button. */
+static GList *
+dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
+             GimpProcedureConfig *config)
+{
+  GList *rows = NULL;
+  for (const TerrainArg *arg = info->args; arg->name; arg++)
+    {
+      if (g_strcmp0 (arg->name, "seed") != 0)
+        {
+          rows = g_list_append (rows, (gpointer) arg->name);
+          continue;
+        }
+      GtkWidget *box = gimp_procedure_dialog_fill_box (dialog, "seed-row", "seed", NULL);
+      gtk_orientable_set_orientation (GTK_ORIENTABLE (box), GTK_ORIENTATION_HORIZONTAL);
+      GtkWidget *button = gtk_button_new_with_label (_("New Seed"));
+      gtk_box_pack_start (GTK_BOX (box), button, FALSE, FALSE, 0);
+      gtk_widget_show (button);
+      g_signal_connect (button, "clicked", G_CALLBACK (new_seed), config);
+      rows = g_list_append (rows, (gpointer) "seed-row");
+    }
+  return rows;
+}
+
+gboolean
+terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
+                    GimpProcedureConfig *config, GimpDrawable *drawable)
+{
+  const gsize size = (gsize) gimp_drawable_get_width (drawable) * gimp_drawable_get_height (drawable);
+  Preview p = { info, config, drawable, g_try_new (float, size) };
+
+  GtkWidget *dialog = gimp_procedure_dialog_new (procedure, config, NULL);
+  GtkWidget *preview = NULL;
+  if (p.heights) /* no memory for the full-size result: a dialog without preview */
+    {
+      preview = gimp_aspect_preview_new_from_drawable (drawable);
+      gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))),
+                          preview, TRUE, TRUE, 0);
+      gtk_widget_show (preview);
+      g_signal_connect (preview, "invalidated", G_CALLBACK (render_preview), &p);
+      g_signal_connect_swapped (config, "notify", G_CALLBACK (gimp_preview_invalidate), preview);
+    }
+
+  GList *rows = dialog_rows (GIMP_PROCEDURE_DIALOG (dialog), info, config);
+  gimp_procedure_dialog_fill_list (GIMP_PROCEDURE_DIALOG (dialog), rows);
+  g_list_free (rows);
+
+  gboolean ok = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (dialog));
+  if (preview)
+    g_signal_handlers_disconnect_by_data (config, preview);
+  gtk_widget_destroy (dialog);
+  g_free (p.heights);
+  return ok;
+}

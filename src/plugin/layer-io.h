@@ -1,0 +1,26 @@
+/* Heights in and out of a drawable, in the drawable's own space with the perceptual
+ * ("Y'") curve, so a stored value is proportional to height at 8, 16 and 32 bits. */
+#ifndef TERRAIN_LAYER_IO_H
+#define TERRAIN_LAYER_IO_H
+
+#include <libgimp/gimp.h>
+
+/* "Y' float" / "Y'A float" for gray drawables, "R'G'B'(A) float" for RGB, in the
+ * drawable's space; with_alpha follows the drawable. */
+const Babl *terrain_float_format (GimpDrawable *drawable);
+/* The same layout at 8 bits, as previews draw it. */
+const Babl *terrain_preview_format (GimpDrawable *drawable);
+
+/* Reads the drawable's heights (its gray value) into width x height floats. */
+void     terrain_read_heights (GimpDrawable *drawable, float *heights);
+
+typedef gboolean (*TerrainBandDone) (gpointer user, double fraction);
+
+/* Writes heights (a layer-sized map) into the rectangle x, y, w, h of the drawable through
+ * its shadow buffer, in tile-aligned bands, keeping alpha; then merges the shadow (one
+ * undo step, selection applied) and updates the display. */
+void     terrain_write_heights (GimpDrawable *drawable, const float *heights,
+                                int x, int y, int w, int h,
+                                TerrainBandDone band_done, gpointer user);
+
+#endif

@@ -1,0 +1,63 @@
+#include "register.h"
+
+#include "run.h"
+
+#include <glib/gi18n.h>
+
+static GimpChoice *
+choice_from (const TerrainArg *arg)
+{
+  GimpChoice *choice = gimp_choice_new ();
+  for (int i = 0; arg->items[i].nick; i++)
+    gimp_choice_add (choice, arg->items[i].nick, i, _(arg->items[i].label), _(arg->items[i].help));
+  return choice;
+}
+
+static void
+add_argument (GimpProcedure *procedure, const TerrainArg *arg)
+{
+  const char *label = _(arg->label), *blurb = _(arg->blurb);
+  switch (arg->type)
+    {
+    case TERRAIN_ARG_INT:
+      gimp_procedure_add_int_argument (procedure, arg->name, label, blurb, (gint) arg->min,
+                                       (gint) arg->max, (gint) arg->value, G_PARAM_READWRITE);
+      break;
+    case TERRAIN_ARG_DOUBLE:
+      gimp_procedure_add_double_argument (procedure, arg->name, label, blurb, arg->min,
+                                          arg->max, arg->value, G_PARAM_READWRITE);
+      break;
+    case TERRAIN_ARG_BOOLEAN:
+      gimp_procedure_add_boolean_argument (procedure, arg->name, label, blurb,
+                                           arg->value != 0.0, G_PARAM_READWRITE);
+      break;
+    case TERRAIN_ARG_CHOICE:
+      gimp_procedure_add_choice_argument (procedure, arg->name, label, blurb,
+                                          choice_from (arg), arg->text, G_PARAM_READWRITE);
+      break;
+    case TERRAIN_ARG_STRING:
+      gimp_procedure_add_string_argument (procedure, arg->name, label, blurb, arg->text,
+                                          G_PARAM_READWRITE);
+      break;
+    }
+}
+
+GimpProcedure *
+terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info)
+{
+  GimpProcedure *procedure =
+    gimp_image_procedure_new (plug_in, info->name, GIMP_PDB_PROC_TYPE_PLUGIN,
+                              terrain_run, (gpointer) info, NULL);
+
+  gimp_procedure_set_image_types (procedure, "GRAY*, RGB*");
+  gimp_procedure_set_sensitivity_mask (procedure, GIMP_PROCEDURE_SENSITIVE_DRAWABLE);
+  gimp_procedure_set_menu_label (procedure, _(info->menu_label));
+  gimp_procedure_add_menu_path (procedure, TERRAIN_MENU_PATH);
+  gimp_procedure_set_documentation (procedure, _(info->blurb), _(info->help), info->name);
+  gimp_procedure_set_attribution (procedure, "gimp-terrain developers",
+                                  "gimp-terrain developers", "2026");
+
+  for (const TerrainArg *arg = info->args; arg->name; arg++)
+    add_argument (procedure, arg);
+  return procedure;
+}

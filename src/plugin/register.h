@@ -1,0 +1,14 @@
+/* Turns a procedure descriptor into a GimpProcedure with its arguments and run function. */
+#ifndef TERRAIN_REGISTER_H
+#define TERRAIN_REGISTER_H
+
+#include <glib/gi18n.h>
+#include <libgimp/gimp.h>
+
+#include "procedure-info.h"
+
+#define TERRAIN_MENU_PATH "<Image>/Filters/Render/Terrain"
+
+GimpProcedure *terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info);
+
+#endif

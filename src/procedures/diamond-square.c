@@ -1,0 +1,72 @@
+/* plug-in-terrain-diamond-square: descriptor. */
+#include "procedure-info.h"
+
+#include "diamond-square.h"
+
+enum { SEED, ROUGHNESS, EDGES, CORNERS, CORNER_HEIGHT };
+
+static const TerrainChoiceItem edges[] = {
+  { "average", N_("Average"), N_("Border points average their 3 neighbours") },
+  { "wrap",    N_("Wrap"),    N_("Tiles seamlessly at the layer's exact size") },
+  { "mirror",  N_("Mirror"),  N_("The missing neighbour is reflected") },
+  { NULL, NULL, NULL }
+};
+
+static const TerrainChoiceItem corners[] = {
+  { "random", N_("Random"), N_("Corners get random heights") },
+  { "fixed",  N_("Fixed"),  N_("Corners sit at the corner height") },
+  { NULL, NULL, NULL }
+};
+
+static const TerrainArg args[] = {
+  TERRAIN_INT ("seed", N_("Seed"),
+               N_("Random seed: the same seed gives the same heightmap (0 to 2147483647)"),
+               0, 2147483647, 0),
+  TERRAIN_DOUBLE ("roughness", N_("Roughness (H)"),
+                  N_("Hurst exponent H: the random offset shrinks by 2^-H per level; "
+                     "small is spiky, large is rolling (0 to 2)"),
+                  0.0, 2.0, 1.0),
+  TERRAIN_CHOICE ("edges", N_("Edges"),
+                  N_("How border points find their missing neighbour: \"average\", \"wrap\" "
+                     "(seamless tile), \"mirror\""),
+                  edges, "average"),
+  TERRAIN_CHOICE ("corners", N_("Corners"),
+                  N_("Heights of the coarse grid's corners: \"random\" or \"fixed\""),
+                  corners, "random"),
+  TERRAIN_DOUBLE ("corner-height", N_("Corner height"),
+                  N_("Height of the corners when corners is \"fixed\", in output units (0 to 1)"),
+                  0.0, 1.0, 0.5),
+  TERRAIN_ARGS_END
+};
+
+static TerrainStatus
+render (const TerrainArgValue *v, float *heights, int width, int height,
+        const TerrainProgress *progress, char *why, size_t why_size)
+{
+  (void) why;
+  (void) why_size;
+  TerrainDiamondSquare p;
+  terrain_diamond_square_defaults (&p);
+  p.seed = (uint32_t) v[SEED].number;
+  p.roughness = v[ROUGHNESS].number;
+  p.edges = (TerrainEdges) v[EDGES].number;
+  p.corners = (TerrainCorners) v[CORNERS].number;
+  p.corner_height = v[CORNER_HEIGHT].number;
+  return terrain_diamond_square (&p, heights, width, height, progress);
+}
+
+const TerrainProcedureInfo terrain_procedure_diamond_square = {
+  "plug-in-terrain-diamond-square",
+  N_("Diamond-Square..."),
+  N_("Render a fractal heightmap with the diamond-square algorithm"),
+  N_("Diamond-square subdivision (Fournier, Fussell & Carpenter 1982). Any layer size: a "
+     "lattice of square cells covers the layer and is cropped (average, mirror) or, with "
+     "\"wrap\", made periodic at the layer's exact size. The random offset at each level is "
+     "uniform in [-r, r]; r shrinks by 2^-H per level (the lighthouse3d page's convention; "
+     "the square step between uses 2^-H/2), so H is the Hurst exponent. Random values are a "
+     "hash of seed and position: the same seed gives the same bits everywhere. Output fills "
+     "[0, 1]; with fixed corners the corners sit at corner-height and the rest is clamped."),
+  TERRAIN_GENERATOR,
+  args,
+  render
+};

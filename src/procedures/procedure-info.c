@@ -1,0 +1,58 @@
+#include "procedure-info.h"
+
+#include <string.h>
+
+extern const TerrainProcedureInfo terrain_procedure_diamond_square;
+
+const TerrainProcedureInfo *const terrain_procedures[] = {
+  &terrain_procedure_diamond_square,
+  NULL
+};
+
+const TerrainProcedureInfo *
+terrain_procedure_find (const char *name)
+{
+  for (int i = 0; terrain_procedures[i]; i++)
+    if (strcmp (terrain_procedures[i]->name, name) == 0)
+      return terrain_procedures[i];
+  return NULL;
+}
+
+int
+terrain_arg_count (const TerrainProcedureInfo *info)
+{
+  int n = 0;
+  while (info->args[n].name)
+    n++;
+  return n;
+}
+
+int
+terrain_arg_index (const TerrainProcedureInfo *info, const char *name)
+{
+  for (int i = 0; info->args[i].name; i++)
+    if (strcmp (info->args[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+int
+terrain_choice_id (const TerrainArg *arg, const char *nick)
+{
+  for (int i = 0; arg->items && arg->items[i].nick; i++)
+    if (strcmp (arg->items[i].nick, nick) == 0)
+      return i;
+  return -1;
+}
+
+void
+terrain_arg_defaults (const TerrainProcedureInfo *info, TerrainArgValue *values)
+{
+  for (int i = 0; info->args[i].name; i++)
+    {
+      const TerrainArg *arg = &info->args[i];
+      values[i].text = arg->text;
+      values[i].number = arg->type == TERRAIN_ARG_CHOICE ? terrain_choice_id (arg, arg->text)
+                                                         : arg->value;
+    }
+}

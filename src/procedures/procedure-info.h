@@ -1,0 +1,100 @@
+/* One descriptor per procedure: its PDB name, menu label, documentation, argument table
+ * and a render adaptor from argument values to the core. The table drives registration,
+ * the dialog, the generated documentation and the reference renderer used by the tests,
+ * so nothing about a procedure is written twice. GIMP-free: plain C11.
+ *
+ * Strings are marked with N_() for translation; the plug-in translates them at
+ * registration.
+ */
+#ifndef TERRAIN_PROCEDURE_INFO_H
+#define TERRAIN_PROCEDURE_INFO_H
+
+#include "terrain-common.h"
+
+#ifndef N_
+#define N_(text) (text)
+#endif
+
+typedef enum
+{
+  TERRAIN_ARG_INT,
+  TERRAIN_ARG_DOUBLE,
+  TERRAIN_ARG_BOOLEAN,
+  TERRAIN_ARG_CHOICE,
+  TERRAIN_ARG_STRING
+} TerrainArgType;
+
+/* A choice's entries; an entry's id is its index, which is the core enum's value. */
+typedef struct
+{
+  const char *nick;
+  const char *label;
+  const char *help;
+} TerrainChoiceItem;
+
+typedef struct
+{
+  TerrainArgType           type;
+  const char              *name;  /* PDB argument name: public scripting API */
+  const char              *label; /* dialog label (no mnemonic: GIMP reserves letters) */
+  const char              *blurb; /* what it is, its unit and range */
+  double                   min, max, value; /* value: the default (numbers, booleans) */
+  const char              *text;  /* the default nick (choices) or string */
+  const TerrainChoiceItem *items; /* choices, ended by an entry with a NULL nick */
+} TerrainArg;
+
+#define TERRAIN_INT(name, label, blurb, min, max, value) \
+  { TERRAIN_ARG_INT, name, label, blurb, min, max, value, NULL, NULL }
+#define TERRAIN_DOUBLE(name, label, blurb, min, max, value) \
+  { TERRAIN_ARG_DOUBLE, name, label, blurb, min, max, value, NULL, NULL }
+#define TERRAIN_BOOLEAN(name, label, blurb, value) \
+  { TERRAIN_ARG_BOOLEAN, name, label, blurb, 0, 1, value, NULL, NULL }
+#define TERRAIN_CHOICE(name, label, blurb, items, default_nick) \
+  { TERRAIN_ARG_CHOICE, name, label, blurb, 0, 0, 0, default_nick, items }
+#define TERRAIN_STRING(name, label, blurb, value) \
+  { TERRAIN_ARG_STRING, name, label, blurb, 0, 0, 0, value, NULL }
+#define TERRAIN_ARGS_END { 0, NULL, NULL, NULL, 0, 0, 0, NULL, NULL }
+
+/* One argument's value: numbers, booleans and choice ids in `number`, strings in `text`. */
+typedef struct
+{
+  double      number;
+  const char *text;
+} TerrainArgValue;
+
+typedef enum
+{
+  TERRAIN_GENERATOR, /* writes heights; ignores the layer's content */
+  TERRAIN_FILTER     /* reads the layer's heights and changes them */
+} TerrainProcedureKind;
+
+typedef struct
+{
+  const char          *name;       /* "plug-in-terrain-..." */
+  const char          *menu_label;
+  const char          *blurb;
+  const char          *help;       /* algorithm, source, conventions */
+  TerrainProcedureKind kind;
+  const TerrainArg    *args;       /* ended by TERRAIN_ARGS_END */
+
+  /* Renders (generators) or filters in place (filters) a width x height map from the
+   * argument values, given in the order of `args`. Writes a short reason into `why`
+   * (why_size bytes) for TERRAIN_ERROR_INVALID when it can say more than the status. */
+  TerrainStatus (*render) (const TerrainArgValue *values, float *heights,
+                           int width, int height, const TerrainProgress *progress,
+                           char *why, size_t why_size);
+} TerrainProcedureInfo;
+
+/* Every procedure, ended by NULL. */
+extern const TerrainProcedureInfo *const terrain_procedures[];
+
+const TerrainProcedureInfo *terrain_procedure_find (const char *name);
+int                         terrain_arg_count (const TerrainProcedureInfo *info);
+int                         terrain_arg_index (const TerrainProcedureInfo *info, const char *name);
+/* The id of `nick` among the argument's choices, or -1. */
+int                         terrain_choice_id (const TerrainArg *arg, const char *nick);
+/* Fills values with every argument's default. */
+void                        terrain_arg_defaults (const TerrainProcedureInfo *info,
+                                                  TerrainArgValue *values);
+
+#endif

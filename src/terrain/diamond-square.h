@@ -1,0 +1,54 @@
+/* Diamond-square (Fournier, Fussell & Carpenter 1982; the write-ups in shared seeds 000,
+ * 001 and 003), for any width x height.
+ *
+ * Conventions (documented in the procedure's help):
+ *  - Roughness H: the random offset added at a level is uniform in [-r, r] and r is
+ *    multiplied by 2^-H after every diamond+square level (seed 003 and the lighthouse3d
+ *    page). H = 1 is the classic look, small H is spiky, large H is rolling. This is the
+ *    Hurst exponent of fractional Brownian motion: E[(h(x+d) - h(x))^2] ~ d^(2H).
+ *  - Randomness is a hash of the lattice node and the seed (random.h), so a value never
+ *    depends on computation order.
+ *  - The lattice is a grid of square coarse cells of side 2^k covering the layer; the
+ *    coarse corners are the "corners". Non-wrapping modes compute the (cx*2^k + 1) x
+ *    (cy*2^k + 1) lattice and crop it. Wrap computes a periodic lattice; when its period is
+ *    not the layer size it is resampled periodically (bilinear), so the result tiles at
+ *    the layer's exact size.
+ *  - Output is in [0, 1]: with random corners the min..max range is stretched onto [0, 1];
+ *    with fixed corners the relief is scaled the same way and shifted so the corners sit
+ *    exactly at corner_height, then clamped (corner height 0 gives flat sea around islands).
+ */
+#ifndef TERRAIN_DIAMOND_SQUARE_H
+#define TERRAIN_DIAMOND_SQUARE_H
+
+#include "terrain-common.h"
+
+typedef enum
+{
+  TERRAIN_EDGES_AVERAGE, /* border points average their 3 existing neighbours */
+  TERRAIN_EDGES_WRAP,    /* the missing neighbour comes from the opposite side: tiles */
+  TERRAIN_EDGES_MIRROR   /* the missing neighbour is the reflection of the opposite one */
+} TerrainEdges;
+
+typedef enum
+{
+  TERRAIN_CORNERS_RANDOM,
+  TERRAIN_CORNERS_FIXED
+} TerrainCorners;
+
+typedef struct
+{
+  uint32_t       seed;
+  double         roughness;     /* H, 0..2 */
+  TerrainEdges   edges;
+  TerrainCorners corners;
+  double         corner_height; /* 0..1, with TERRAIN_CORNERS_FIXED */
+} TerrainDiamondSquare;
+
+void          terrain_diamond_square_defaults (TerrainDiamondSquare *params);
+
+/* Renders into out (width * height floats). */
+TerrainStatus terrain_diamond_square (const TerrainDiamondSquare *params,
+                                      float *out, int width, int height,
+                                      const TerrainProgress *progress);
+
+#endif

@@ -1,0 +1,23 @@
+/* Whole-heightmap helpers shared by generators, filters, previews and tests. */
+#ifndef TERRAIN_HEIGHTMAP_H
+#define TERRAIN_HEIGHTMAP_H
+
+#include <stddef.h>
+
+/* Smallest and largest value of n floats (n >= 1). */
+void terrain_min_max (const float *data, size_t n, float *min, float *max);
+
+/* Maps [min, max] of the data linearly onto [0, 1]. A constant field becomes 0.5.
+ * Every output value is clamped into [0, 1] so float rounding never leaves the range. */
+void terrain_normalize (float *data, size_t n);
+
+/* Nearest-sample downscale (or upscale) of a src_w x src_h map into dst_w x dst_h: the
+ * destination pixel (x, y) takes the source pixel under its centre. Used by previews, so
+ * every preview pixel is an exact sample of the full-size result. */
+void terrain_sample_nearest (const float *src, int src_w, int src_h,
+                             float *dst, int dst_w, int dst_h);
+
+/* 1 when any of n floats is NaN or infinite. */
+int  terrain_has_non_finite (const float *data, size_t n);
+
+#endif

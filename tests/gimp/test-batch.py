@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Batch integration tests: the procedures through real gimp-console-3.0 and Script-Fu.
+
+Each success case renders into a real image (8-bit, 16-bit, 32-bit float, linear and
+non-linear, with alpha, RGB, with a selection), exports it, decodes the pixels and compares
+them with the core's own output for the same arguments (terrain-render). Each failure case
+checks batch exit status 70, the message, and that the layer's pixels did not change.
+
+usage: test-batch.py PLUGIN_BINARY TERRAIN_RENDER WORKDIR
+"""
+import os
+import subprocess
+import sys
+
+from checks import Checks
+from gimpsession import GimpSession
+from pixels import read_png, read_pnm
+
+plugin, renderer, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
+os.makedirs(workdir, exist_ok=True)
+checks = Checks("gimp-batch")
+session = GimpSession(plugin, os.path.join(workdir, "gimp"))
+
+
+def path(name):
+    return os.path.join(workdir, name)
+
+
+def scheme(value):
+    return '"%s"' % value if isinstance(value, str) else repr(value)
+
+
+def keywords(args):
+    return " ".join("#:%s %s" % (k, scheme(v)) for k, v in args.items())
+
+
+def call(procedure, args, target="(vector layer)"):
+    return "(%s #:image image #:drawables %s %s)" % (procedure, target, keywords(args))
+
+
+def image_script(width, height, precision, body, base="GRAY", layer_type="GRAY-IMAGE"):
+    return """(let* ((image (car (gimp-image-new-with-precision %d %d %s %s)))
+       (layer (car (gimp-layer-new image "height" %d %d %s 100 LAYER-MODE-NORMAL))))
+  (gimp-image-insert-layer image layer 0 0)
+  %s
+  (gimp-image-delete image))""" % (width, height, base, precision, width, height, layer_type, body)
+
+
+def save(name):
+    return '(gimp-file-save RUN-NONINTERACTIVE image "%s" -1)' % path(name)
+
+
+def reference(procedure, width, height, args, name):
+    out = path(name)
+    subprocess.run([renderer, procedure, str(width), str(height), out] +
+                   ["%s=%s" % kv for kv in args.items()], check=True)
+    return read_pnm(out)[2][0]
+
+
+def srgb_slope(v):
+    """dY'/dL of the sRGB curve at Y' = v: how far one step of linear storage moves Y'."""
+    linear = v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    return 12.92 if linear <= 0.0031308 else 1.055 / 2.4 * linear ** (1 / 2.4 - 1)
+
+
+def worst_excess(got, ref, step, linear):
+    """Largest |got - ref| beyond one quantisation step; <= 0 means every pixel is within it.
+    Linear storage allows one storage step seen through the curve plus one step of the
+    16-bit non-linear export."""
+    return max(abs(g - r) - step * ((srgb_slope(r) + 1.0) if linear else 1.0) * 1.01 - 1e-9
+               for g, r in zip(got, ref))
+
+
+def max_difference(a, b, where=None):
+    indices = range(len(a)) if where is None else where
+    return max((abs(a[i] - b[i]) for i in indices), default=0.0)
+
+
+def rectangle(width, x, y, w, h):
+    return [(y + j) * width + x + i for j in range(h) for i in range(w)]
+
+
+def outside(width, height, rect):
+    inside = set(rect)
+    return [i for i in range(width * height) if i not in inside]
+
+
+# ---------------------------------------------------------------------------------------------
+# Success cases, all in one GIMP session.
+PROC = "plug-in-terrain-diamond-square"
+QUANT = {"PRECISION-U8-NON-LINEAR": 1 / 255, "PRECISION-U16-NON-LINEAR": 1 / 65535,
+         "PRECISION-U16-LINEAR": 1 / 65535, "PRECISION-FLOAT-NON-LINEAR": 1 / 65535}
+plain_cases = [
+    ("u8", "PRECISION-U8-NON-LINEAR", 256, 256, {"seed": 7, "roughness": 0.8, "edges": "wrap"}),
+    ("u16", "PRECISION-U16-NON-LINEAR", 300, 200,
+     {"seed": 11, "edges": "mirror", "corners": "fixed", "corner-height": 0.3}),
+    ("u16lin", "PRECISION-U16-LINEAR", 128, 128, {"seed": 3, "roughness": 1.4}),
+    ("float", "PRECISION-FLOAT-NON-LINEAR", 129, 65, {"seed": 99, "edges": "average"}),
+]
+scripts = []
+for name, precision, w, h, args in plain_cases:
+    scripts.append(image_script(w, h, precision, call(PROC, args) + save("ds-%s.pgm" % name)))
+
+SEL = (40, 30, 100, 50)
+scripts.append(image_script(256, 128, "PRECISION-U16-NON-LINEAR",
+    call(PROC, {"seed": 1}) + save("sel-before.pgm") +
+    "(gimp-image-select-rectangle image CHANNEL-OP-REPLACE %d %d %d %d)" % SEL +
+    call(PROC, {"seed": 2}) + save("sel-after.pgm")))
+
+HOLE = (10, 20, 30, 40)
+scripts.append(image_script(128, 128, "PRECISION-U8-NON-LINEAR",
+    "(gimp-drawable-fill layer FILL-WHITE)"
+    "(gimp-image-select-rectangle image CHANNEL-OP-REPLACE %d %d %d %d)" % HOLE +
+    "(gimp-drawable-edit-clear layer)(gimp-selection-none image)" +
+    call(PROC, {"seed": 5}) + save("alpha.png"), layer_type="GRAYA-IMAGE"))
+
+scripts.append(image_script(64, 64, "PRECISION-U8-NON-LINEAR", call(PROC, {"seed": 8}) + save("rgb.ppm"),
+                            base="RGB", layer_type="RGB-IMAGE"))
+
+result = session.run(*scripts)
+checks.check(result.returncode == 0, "success batch exited %d:\n%s" % (result.returncode, result.stderr[-3000:]))
+
+for name, precision, w, h, args in plain_cases:
+    if not checks.check(os.path.exists(path("ds-%s.pgm" % name)), "%s: no export" % name):
+        continue
+    got = read_pnm(path("ds-%s.pgm" % name))[2][0]
+    ref = reference(PROC, w, h, args, "ref-%s.pgm" % name)
+    excess = worst_excess(got, ref, QUANT[precision], not precision.endswith("NON-LINEAR"))
+    checks.check(excess <= 0.0, "%s %dx%d: |GIMP - core| exceeds one quantisation step by %g (max diff %g)"
+                 % (name, w, h, excess, max_difference(got, ref)))
+
+if os.path.exists(path("sel-after.pgm")):
+    before = read_pnm(path("sel-before.pgm"))[2][0]
+    after = read_pnm(path("sel-after.pgm"))[2][0]
+    inside = rectangle(256, *SEL)
+    ref = reference(PROC, 256, 128, {"seed": 2}, "ref-sel.pgm")
+    checks.check(max_difference(after, before, outside(256, 128, inside)) == 0.0,
+                 "pixels outside the selection changed")
+    checks.check(max_difference(after, ref, inside) <= 1.01 / 65535,
+                 "inside the selection: max |GIMP - core| = %g" % max_difference(after, ref, inside))
+    checks.check(max_difference(after, before, inside) > 0.05, "nothing was written inside the selection")
+else:
+    checks.check(False, "selection case: no export")
+
+if os.path.exists(path("alpha.png")):
+    width, height, (gray, alpha) = read_png(path("alpha.png"))
+    hole = set(rectangle(128, *HOLE))
+    ref = reference(PROC, 128, 128, {"seed": 5}, "ref-alpha.pgm")
+    checks.check(all(alpha[i] == 0.0 for i in hole), "alpha of the cleared hole was not kept")
+    checks.check(all(alpha[i] == 1.0 for i in range(128 * 128) if i not in hole),
+                 "opaque pixels lost their alpha")
+    opaque = [i for i in range(128 * 128) if i not in hole]
+    checks.check(max_difference(gray, ref, opaque) <= 1.01 / 255,
+                 "GRAYA: gray differs from the core by %g" % max_difference(gray, ref, opaque))
+else:
+    checks.check(False, "alpha case: no export")
+
+if os.path.exists(path("rgb.ppm")):
+    r, g, b = read_pnm(path("rgb.ppm"))[2]
+    ref = reference(PROC, 64, 64, {"seed": 8}, "ref-rgb.pgm")
+    checks.check(r == g == b, "RGB: channels are not equal gray")
+    checks.check(max_difference(r, ref) <= 1.01 / 255, "RGB: differs from the core by %g" % max_difference(r, ref))
+else:
+    checks.check(False, "RGB case: no export")
+
+# ---------------------------------------------------------------------------------------------
+# Failure cases: exit 70, a clear message, and the layer unchanged.
+# (name, image base, layer type, setup, call, words expected in the message)
+failures = [
+    ("indexed", "RGB", "RGB-IMAGE",
+     "(gimp-image-convert-indexed image CONVERT-DITHER-NONE CONVERT-PALETTE-GENERATE 16 FALSE FALSE \"\")",
+     call(PROC, {"seed": 4}), "indexed"),
+    ("roughness-range", "GRAY", "GRAY-IMAGE", "", call(PROC, {"roughness": 3.0}), "roughness"),
+    ("seed-range", "GRAY", "GRAY-IMAGE", "", call(PROC, {"seed": -1}), "seed"),
+    ("no-drawable", "GRAY", "GRAY-IMAGE", "", call(PROC, {"seed": 4}, target="(vector)"), "exactly one drawable"),
+    ("two-drawables", "GRAY", "GRAY-IMAGE", "",
+     call(PROC, {"seed": 4}, target="(vector layer layer)"), "exactly one drawable"),
+]
+for name, base, layer_type, setup, bad_call, words in failures:
+    # PNM carries no timestamp: the files of an unchanged layer are byte-identical.
+    ext = "ppm" if base == "RGB" else "pgm"
+    before, after = "fail-%s-before.%s" % (name, ext), "fail-%s-after.%s" % (name, ext)
+    guarded = image_script(64, 64, "PRECISION-U8-NON-LINEAR",
+        "(gimp-drawable-fill layer FILL-WHITE)" + setup + save(before) +
+        "(catch #f %s)" % bad_call + save(after), base=base, layer_type=layer_type)
+    bare = image_script(64, 64, "PRECISION-U8-NON-LINEAR", "(gimp-drawable-fill layer FILL-WHITE)" + setup + bad_call,
+                        base=base, layer_type=layer_type)
+    result = session.run(guarded, bare)
+    checks.check(result.returncode == 70, "%s: exit %d, want 70" % (name, result.returncode))
+    checks.check(words.lower() in result.stderr.lower(),
+                 "%s: message does not mention '%s':\n%s" % (name, words, result.stderr[-1500:]))
+    exported = os.path.exists(path(before)) and os.path.exists(path(after))
+    if checks.check(exported, "%s: the guarded run exported nothing:\n%s" % (name, result.stderr[-1500:])):
+        checks.check(open(path(before), "rb").read() == open(path(after), "rb").read(),
+                     "%s: the layer changed after a failed call" % name)
+
+checks.done()

@@ -1,0 +1,87 @@
+/* Statistics of heightmaps that unit tests assert on (header-only, test code). */
+#ifndef TERRAIN_FIELD_STATS_H
+#define TERRAIN_FIELD_STATS_H
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+/* Mean |h(x+1,y) - h(x,y)| and |h(x,y+1) - h(x,y)| over the interior. */
+static inline double
+mean_abs_gradient (const float *h, int w, int ht)
+{
+  double sum = 0.0;
+  size_t n = 0;
+  for (int y = 0; y + 1 < ht; y++)
+    for (int x = 0; x + 1 < w; x++)
+      {
+        sum += fabs (h[(size_t) y * w + x + 1] - h[(size_t) y * w + x]);
+        sum += fabs (h[(size_t) (y + 1) * w + x] - h[(size_t) y * w + x]);
+        n += 2;
+      }
+  return n ? sum / n : 0.0;
+}
+
+/* E[(h(x+d,y) - h(x,y))^2], averaged over both axes, for a lag d. */
+static inline double
+structure_function (const float *h, int w, int ht, int d)
+{
+  double sum = 0.0;
+  size_t n = 0;
+  for (int y = 0; y < ht; y++)
+    for (int x = 0; x + d < w; x++)
+      {
+        double a = h[(size_t) y * w + x + d] - h[(size_t) y * w + x];
+        sum += a * a;
+        n++;
+      }
+  for (int y = 0; y + d < ht; y++)
+    for (int x = 0; x < w; x++)
+      {
+        double a = h[(size_t) (y + d) * w + x] - h[(size_t) y * w + x];
+        sum += a * a;
+        n++;
+      }
+  return n ? sum / n : 0.0;
+}
+
+/* Least-squares slope of log S(d) against log d over lags d0, 2*d0, ... <= d1. */
+static inline double
+structure_slope (const float *h, int w, int ht, int d0, int d1)
+{
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int n = 0;
+  for (int d = d0; d <= d1; d *= 2)
+    {
+      double x = log ((double) d), y = log (structure_function (h, w, ht, d));
+      sx += x; sy += y; sxx += x * x; sxy += x * y;
+      n++;
+    }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+static inline double
+field_mean (const float *h, size_t n)
+{
+  double s = 0.0;
+  for (size_t i = 0; i < n; i++)
+    s += h[i];
+  return s / (double) n;
+}
+
+static inline double
+field_variance (const float *h, size_t n)
+{
+  double m = field_mean (h, n), s = 0.0;
+  for (size_t i = 0; i < n; i++)
+    s += (h[i] - m) * (h[i] - m);
+  return s / (double) n;
+}
+
+static inline int
+fields_equal (const float *a, const float *b, size_t n)
+{
+  return memcmp (a, b, n * sizeof (float)) == 0;
+}
+
+#endif
