@@ -5,20 +5,12 @@
 
 #include <glib/gi18n.h>
 
-TerrainStatus
-terrain_render_layer (const TerrainProcedureInfo *info, const TerrainArgValues *values,
-                      GimpDrawable *drawable, float *heights, const TerrainProgress *progress,
-                      GError **error)
+/* A user-facing error for a failed render; TERRAIN_OK when the heights are usable. */
+static TerrainStatus
+check_render (const TerrainProcedureInfo *info, TerrainStatus status, const char *why,
+              const float *heights, gsize n, int width, int height, GError **error)
 {
-  const int width = gimp_drawable_get_width (drawable);
-  const int height = gimp_drawable_get_height (drawable);
-  char why[256] = "";
-
-  if (info->kind == TERRAIN_FILTER)
-    terrain_read_heights (drawable, heights);
-  TerrainStatus status = info->render (values->values, heights, width, height, progress,
-                                       why, sizeof why);
-  if (status == TERRAIN_OK && terrain_has_non_finite (heights, (size_t) width * height))
+  if (status == TERRAIN_OK && terrain_has_non_finite (heights, n))
     {
       g_set_error (error, GIMP_PLUG_IN_ERROR, 0,
                    _("%s produced an invalid height; nothing was written."), info->name);
@@ -28,12 +20,76 @@ terrain_render_layer (const TerrainProcedureInfo *info, const TerrainArgValues *
     g_set_error (error, GIMP_PLUG_IN_ERROR, 0, _("%s: invalid argument: %s"), info->name,
                  why[0] ? why : _(terrain_status_message (status)));
   else if (status == TERRAIN_ERROR_NO_MEMORY)
-    g_set_error (error, GIMP_PLUG_IN_ERROR, 0, _("%s: not enough memory for a %d x %d heightmap."),
-                 info->name, width, height);
+    g_set_error (error, GIMP_PLUG_IN_ERROR, 0,
+                 _("%s: not enough memory for a %d x %d heightmap."), info->name, width, height);
+  else if (status == TERRAIN_CANCELLED)
+    g_set_error (error, GIMP_PLUG_IN_ERROR, 0, _("%s: cancelled."), info->name);
   return status;
 }
 
-/* Rendering is the first half of the progress bar, writing the second. */
+/* The whole layer's heights, reading the layer first for filters. */
+static TerrainStatus
+render_layer (const TerrainProcedureInfo *info, const TerrainArgValues *values,
+              GimpDrawable *drawable, float *heights, const TerrainProgress *progress,
+              GError **error)
+{
+  const int width = gimp_drawable_get_width (drawable);
+  const int height = gimp_drawable_get_height (drawable);
+  char why[256] = "";
+
+  if (info->kind == TERRAIN_FILTER)
+    terrain_read_heights (drawable, heights);
+  TerrainStatus status = info->render (values->values, heights, width, height, progress,
+                                       why, sizeof why);
+  return check_render (info, status, why, heights, (gsize) width * height, width, height, error);
+}
+
+TerrainStatus
+terrain_render_samples (const TerrainProcedureInfo *info, const TerrainArgValues *values,
+                        GimpDrawable *drawable, float **scratch, float *samples, int pw, int ph,
+                        GError **error)
+{
+  const int width = gimp_drawable_get_width (drawable);
+  const int height = gimp_drawable_get_height (drawable);
+
+  if (info->render_rect == NULL)
+    {
+      if (*scratch == NULL)
+        *scratch = g_try_new (float, (gsize) width * height);
+      if (*scratch == NULL)
+        return check_render (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0, width, height, error);
+      TerrainStatus status = render_layer (info, values, drawable, *scratch, NULL, error);
+      if (status == TERRAIN_OK)
+        terrain_sample_nearest (*scratch, width, height, samples, pw, ph);
+      return status;
+    }
+
+  /* Row by row: render each sampled layer row at full width, then sample along it. */
+  float *row = g_try_new (float, width);
+  TerrainStatus status = row ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;
+  char why[256] = "";
+  for (int py = 0; py < ph && status == TERRAIN_OK; py++)
+    {
+      const int sy = (int) (((gint64) py * 2 + 1) * height / (2 * (gint64) ph));
+      status = info->render_rect (values->values, row, 0, sy, width, 1, NULL, why, sizeof why);
+      if (status == TERRAIN_OK)
+        terrain_sample_nearest (row, width, 1, samples + (gsize) py * pw, pw, 1);
+    }
+  g_free (row);
+  return check_render (info, status, why, samples, (gsize) pw * ph, width, height, error);
+}
+
+typedef struct
+{
+  const TerrainProcedureInfo *info;
+  const TerrainArgValues     *values;
+  const float                *layer;   /* whole-layer heights, or NULL to render bands */
+  int                         layer_width, y, h;
+  TerrainStatus               status;
+  GError                    **error;
+} BandWriter;
+
+/* Rendering whole layers is the first half of the progress bar, writing the second. */
 static int
 report_render (void *user, double fraction)
 {
@@ -43,10 +99,33 @@ report_render (void *user, double fraction)
 }
 
 static gboolean
-report_band (gpointer user, double fraction)
+next_band (gpointer user, float *heights, int x, int y, int w, int h)
 {
-  (void) user;
-  return gimp_progress_update (0.5 + 0.5 * fraction);
+  BandWriter *b = user;
+  char why[256] = "";
+  if (b->layer)
+    for (int row = 0; row < h; row++)
+      memcpy (heights + (gsize) row * w, b->layer + (gsize) (y + row) * b->layer_width + x,
+              (gsize) w * sizeof (float));
+  else
+    b->status = check_render (b->info,
+                              b->info->render_rect (b->values->values, heights, x, y, w, h,
+                                                    NULL, why, sizeof why),
+                              why, heights, (gsize) w * h, w, h, b->error);
+  gimp_progress_update ((b->layer ? 0.5 : 0.0) + (b->layer ? 0.5 : 1.0) * (y + h - b->y) / b->h);
+  return b->status == TERRAIN_OK;
+}
+
+static GimpPDBStatusType
+pdb_status (TerrainStatus status)
+{
+  switch (status)
+    {
+    case TERRAIN_OK:            return GIMP_PDB_SUCCESS;
+    case TERRAIN_CANCELLED:     return GIMP_PDB_CANCEL;
+    case TERRAIN_ERROR_INVALID: return GIMP_PDB_CALLING_ERROR;
+    default:                    return GIMP_PDB_EXECUTION_ERROR;
+    }
 }
 
 GimpPDBStatusType
@@ -60,36 +139,33 @@ terrain_apply (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   if (! gimp_drawable_mask_intersect (drawable, &x, &y, &w, &h))
     return GIMP_PDB_SUCCESS; /* the selection misses this layer: nothing to do */
 
-  if (terrain_check_size (width, height) != TERRAIN_OK)
-    {
-      g_set_error (error, GIMP_PLUG_IN_ERROR, 0, _("%s: a %d x %d layer is too large."),
-                   info->name, width, height);
-      return GIMP_PDB_EXECUTION_ERROR;
-    }
-  float *heights = g_try_malloc ((gsize) width * height * sizeof (float));
-  if (heights == NULL)
-    {
-      g_set_error (error, GIMP_PLUG_IN_ERROR, 0, _("%s: not enough memory for a %d x %d heightmap."),
-                   info->name, width, height);
-      return GIMP_PDB_EXECUTION_ERROR;
-    }
-
+  BandWriter writer = { info, values, NULL, width, y, h, TERRAIN_OK, error };
+  float *layer = NULL;
   gimp_progress_init (_(info->menu_label));
-  TerrainProgress progress = { report_render, NULL };
-  TerrainStatus status = terrain_render_layer (info, values, drawable, heights, &progress, error);
-  if (status != TERRAIN_OK)
+  if (info->render_rect == NULL)
     {
-      g_free (heights);
-      return status == TERRAIN_CANCELLED ? GIMP_PDB_CANCEL
-             : status == TERRAIN_ERROR_INVALID ? GIMP_PDB_CALLING_ERROR
-                                               : GIMP_PDB_EXECUTION_ERROR;
+      TerrainStatus status = terrain_check_size (width, height);
+      if (status == TERRAIN_OK && (layer = g_try_new (float, (gsize) width * height)) == NULL)
+        status = TERRAIN_ERROR_NO_MEMORY;
+      if (status != TERRAIN_OK)
+        return pdb_status (check_render (info, status == TERRAIN_ERROR_INVALID
+                                                 ? TERRAIN_ERROR_NO_MEMORY : status,
+                                         "", NULL, 0, width, height, error));
+      TerrainProgress progress = { report_render, NULL };
+      status = render_layer (info, values, drawable, layer, &progress, error);
+      if (status != TERRAIN_OK)
+        {
+          g_free (layer);
+          return pdb_status (status);
+        }
+      writer.layer = layer;
     }
 
   GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
   gimp_image_undo_group_start (image);
-  terrain_write_heights (drawable, heights, x, y, w, h, report_band, NULL);
+  terrain_write_heights (drawable, x, y, w, h, next_band, &writer);
   gimp_image_undo_group_end (image);
   gimp_progress_end ();
-  g_free (heights);
-  return GIMP_PDB_SUCCESS;
+  g_free (layer);
+  return pdb_status (writer.status);
 }

@@ -6,12 +6,14 @@
 
 #include "arg-values.h"
 
-/* Renders the whole layer's heights into `heights` (layer-sized), reading the layer first
- * when the procedure is a filter. On failure sets `error` (translated, user-facing). */
-TerrainStatus     terrain_render_layer (const TerrainProcedureInfo *info,
-                                        const TerrainArgValues *values, GimpDrawable *drawable,
-                                        float *heights, const TerrainProgress *progress,
-                                        GError **error);
+/* Renders the procedure for the drawable and samples it onto a pw x ph grid (the sample
+ * under each grid cell's centre: exact pixels of what OK writes). Procedures that render
+ * rectangles render only the sampled rows; the others render the whole layer into
+ * *scratch (layer-sized, allocated on first use, reused by later calls, caller frees). */
+TerrainStatus     terrain_render_samples (const TerrainProcedureInfo *info,
+                                          const TerrainArgValues *values, GimpDrawable *drawable,
+                                          float **scratch, float *samples, int pw, int ph,
+                                          GError **error);
 
 /* Renders and writes into the drawable (selection honoured, alpha kept, one undo step).
  * The drawable is untouched unless the result is SUCCESS. */

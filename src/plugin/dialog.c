@@ -1,13 +1,14 @@
 /* The procedure dialog: every argument of the descriptor, a "New Seed" button next to the
- * seed, and a live preview of the whole layer that shows exactly what OK writes. */
+ * seed, and a live preview of the whole layer that shows exactly what OK writes, as gray
+ * heights or, with "Relief preview", as a hillshade (slopes and creases show better lit). */
 #include "dialog.h"
 
 #include "apply.h"
 #include "arg-values.h"
-#include "heightmap.h"
 #include "layer-io.h"
+#include "register.h"
+#include "shade.h"
 
-#include <glib/gi18n.h>
 #include <libgimp/gimpui.h>
 
 typedef struct
@@ -15,38 +16,55 @@ typedef struct
   const TerrainProcedureInfo *info;
   GimpProcedureConfig        *config;
   GimpDrawable               *drawable;
-  float                      *heights; /* the full-size result, reused between updates */
+  float                      *scratch; /* a full-size result, reused between updates */
 } Preview;
 
-/* Preview pixels are exact samples of the full-size result: render it all, then sample. */
+/* Replaces heights by their hillshade when the relief preview is on. */
+static void
+shade_if_wanted (GimpProcedureConfig *config, float *samples, int pw, int ph)
+{
+  gboolean relief;
+  gdouble  azimuth, elevation;
+  g_object_get (config, TERRAIN_AUX_RELIEF, &relief, TERRAIN_AUX_AZIMUTH, &azimuth,
+                TERRAIN_AUX_ELEVATION, &elevation, NULL);
+  if (! relief)
+    return;
+  float *shaded = g_new (float, (gsize) pw * ph);
+  terrain_hillshade (samples, pw, ph, azimuth, elevation, terrain_hillshade_z_scale (pw, ph), shaded);
+  memcpy (samples, shaded, (gsize) pw * ph * sizeof (float));
+  g_free (shaded);
+}
+
+/* Preview pixels are exact samples of the full-size result (apply.c samples it). */
 static void
 render_preview (GimpPreview *widget, Preview *p)
 {
   const int width = gimp_drawable_get_width (p->drawable);
-  const int height = gimp_drawable_get_height (p->drawable);
   int pw, ph;
   gimp_preview_get_size (widget, &pw, &ph);
   if (pw < 1 || ph < 1)
     return;
 
+  float *samples = g_new (float, (gsize) pw * ph);
   TerrainArgValues *values = terrain_arg_values_from_config (p->info, p->config);
   GError *error = NULL;
-  TerrainStatus status = terrain_render_layer (p->info, values, p->drawable, p->heights, NULL, &error);
+  TerrainStatus status = terrain_render_samples (p->info, values, p->drawable, &p->scratch,
+                                                 samples, pw, ph, &error);
   terrain_arg_values_free (values);
   if (status != TERRAIN_OK)
     {
-      g_clear_error (&error); /* OK will report it; the preview keeps its last image */
+      g_clear_error (&error); /* OK reports it; the preview keeps its last image */
+      g_free (samples);
       return;
     }
+  shade_if_wanted (p->config, samples, pw, ph);
 
   const Babl *format = terrain_float_format (p->drawable);
   const int   channels = babl_format_get_n_components (format);
   const int   colours = channels - (babl_format_has_alpha (format) ? 1 : 0);
-  float      *samples = g_new (float, (gsize) pw * ph);
   float      *pixels = g_new (float, (gsize) pw * ph * channels);
   guchar     *bytes = g_new (guchar, (gsize) pw * ph * channels);
 
-  terrain_sample_nearest (p->heights, width, height, samples, pw, ph);
   if (colours < channels) /* alpha from the layer, scaled like the preview */
     {
       GeglBuffer   *buffer = gimp_drawable_get_buffer (p->drawable);
@@ -75,7 +93,8 @@ new_seed (GtkButton *button, GimpProcedureConfig *config)
   g_object_set (config, "seed", g_random_int_range (0, G_MAXINT), NULL);
 }
 
-/* The argument names in dialog order; the seed sits in a row with its button. */
+/* The rows in dialog order: the seed shares a row with its button; the relief controls
+ * come last. */
 static GList *
 dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
              GimpProcedureConfig *config)
@@ -96,6 +115,13 @@ dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
       g_signal_connect (button, "clicked", G_CALLBACK (new_seed), config);
       rows = g_list_append (rows, (gpointer) "seed-row");
     }
+  rows = g_list_append (rows, (gpointer) TERRAIN_AUX_RELIEF);
+  rows = g_list_append (rows, (gpointer) TERRAIN_AUX_AZIMUTH);
+  rows = g_list_append (rows, (gpointer) TERRAIN_AUX_ELEVATION);
+  gimp_procedure_dialog_set_sensitive (dialog, TERRAIN_AUX_AZIMUTH, TRUE, G_OBJECT (config),
+                                       TERRAIN_AUX_RELIEF, FALSE);
+  gimp_procedure_dialog_set_sensitive (dialog, TERRAIN_AUX_ELEVATION, TRUE, G_OBJECT (config),
+                                       TERRAIN_AUX_RELIEF, FALSE);
   return rows;
 }
 
@@ -103,29 +129,23 @@ gboolean
 terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
                     GimpProcedureConfig *config, GimpDrawable *drawable)
 {
-  const gsize size = (gsize) gimp_drawable_get_width (drawable) * gimp_drawable_get_height (drawable);
-  Preview p = { info, config, drawable, g_try_new (float, size) };
+  Preview p = { info, config, drawable, NULL };
 
   GtkWidget *dialog = gimp_procedure_dialog_new (procedure, config, NULL);
-  GtkWidget *preview = NULL;
-  if (p.heights) /* no memory for the full-size result: a dialog without preview */
-    {
-      preview = gimp_aspect_preview_new_from_drawable (drawable);
-      gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))),
-                          preview, TRUE, TRUE, 0);
-      gtk_widget_show (preview);
-      g_signal_connect (preview, "invalidated", G_CALLBACK (render_preview), &p);
-      g_signal_connect_swapped (config, "notify", G_CALLBACK (gimp_preview_invalidate), preview);
-    }
+  GtkWidget *preview = gimp_aspect_preview_new_from_drawable (drawable);
+  gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))),
+                      preview, TRUE, TRUE, 0);
+  gtk_widget_show (preview);
+  g_signal_connect (preview, "invalidated", G_CALLBACK (render_preview), &p);
+  g_signal_connect_swapped (config, "notify", G_CALLBACK (gimp_preview_invalidate), preview);
 
   GList *rows = dialog_rows (GIMP_PROCEDURE_DIALOG (dialog), info, config);
   gimp_procedure_dialog_fill_list (GIMP_PROCEDURE_DIALOG (dialog), rows);
   g_list_free (rows);
 
   gboolean ok = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (dialog));
-  if (preview)
-    g_signal_handlers_disconnect_by_data (config, preview);
+  g_signal_handlers_disconnect_by_data (config, preview);
   gtk_widget_destroy (dialog);
-  g_free (p.heights);
+  g_free (p.scratch);
   return ok;
 }

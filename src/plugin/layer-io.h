@@ -14,13 +14,15 @@ const Babl *terrain_preview_format (GimpDrawable *drawable);
 /* Reads the drawable's heights (its gray value) into width x height floats. */
 void     terrain_read_heights (GimpDrawable *drawable, float *heights);
 
-typedef gboolean (*TerrainBandDone) (gpointer user, double fraction);
+/* Fills `heights` (w x h floats, stride w) with the layer rectangle x, y, w, h; returns
+ * FALSE to abandon the write (a failed or cancelled render). */
+typedef gboolean (*TerrainBandSource) (gpointer user, float *heights, int x, int y, int w, int h);
 
-/* Writes heights (a layer-sized map) into the rectangle x, y, w, h of the drawable through
- * its shadow buffer, in tile-aligned bands, keeping alpha; then merges the shadow (one
- * undo step, selection applied) and updates the display. */
-void     terrain_write_heights (GimpDrawable *drawable, const float *heights,
-                                int x, int y, int w, int h,
-                                TerrainBandDone band_done, gpointer user);
+/* Writes the rectangle x, y, w, h of the drawable through its shadow buffer in
+ * tile-aligned bands, each filled by `source`, keeping alpha; then merges the shadow (one
+ * undo step, selection applied) and updates the display. When the source gives up, nothing
+ * is merged and the drawable is untouched: returns FALSE. */
+gboolean terrain_write_heights (GimpDrawable *drawable, int x, int y, int w, int h,
+                                TerrainBandSource source, gpointer user);
 
 #endif

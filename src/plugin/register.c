@@ -1,6 +1,7 @@
 #include "register.h"
 
 #include "run.h"
+#include "shade.h"
 
 #include <glib/gi18n.h>
 
@@ -59,5 +60,15 @@ terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info)
 
   for (const TerrainArg *arg = info->args; arg->name; arg++)
     add_argument (procedure, arg);
+
+  gimp_procedure_add_boolean_aux_argument (procedure, TERRAIN_AUX_RELIEF, _("Relief preview"),
+                                           _("Show the preview lit as a hillshade"), FALSE,
+                                           G_PARAM_READWRITE);
+  gimp_procedure_add_double_aux_argument (procedure, TERRAIN_AUX_AZIMUTH, _("Light azimuth"),
+                                          _("Direction of the light, degrees clockwise from up"),
+                                          0.0, 360.0, TERRAIN_HILLSHADE_AZIMUTH, G_PARAM_READWRITE);
+  gimp_procedure_add_double_aux_argument (procedure, TERRAIN_AUX_ELEVATION, _("Light elevation"),
+                                          _("Height of the light above the horizon, degrees"),
+                                          1.0, 90.0, TERRAIN_HILLSHADE_ELEVATION, G_PARAM_READWRITE);
   return procedure;
 }

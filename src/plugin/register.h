@@ -9,6 +9,11 @@
 
 #define TERRAIN_MENU_PATH "<Image>/Filters/Render/Terrain"
 
+/* Dialog-only settings every procedure has (aux arguments: remembered, not in the PDB). */
+#define TERRAIN_AUX_RELIEF    "relief-preview"
+#define TERRAIN_AUX_AZIMUTH   "light-azimuth"
+#define TERRAIN_AUX_ELEVATION "light-elevation"
+
 GimpProcedure *terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info);
 
 #endif

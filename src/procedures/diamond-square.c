@@ -19,9 +19,7 @@ static const TerrainChoiceItem corners[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_INT ("seed", N_("Seed"),
-               N_("Random seed: the same seed gives the same heightmap (0 to 2147483647)"),
-               0, 2147483647, 0),
+  TERRAIN_SEED_ARG,
   TERRAIN_DOUBLE ("roughness", N_("Roughness (H)"),
                   N_("Hurst exponent H: the random offset shrinks by 2^-H per level; "
                      "small is spiky, large is rolling (0 to 2)"),
@@ -68,5 +66,6 @@ const TerrainProcedureInfo terrain_procedure_diamond_square = {
      "[0, 1]; with fixed corners the corners sit at corner-height and the rest is clamped."),
   TERRAIN_GENERATOR,
   args,
-  render
+  render,
+  NULL
 };

@@ -3,9 +3,20 @@
 #include <string.h>
 
 extern const TerrainProcedureInfo terrain_procedure_diamond_square;
+extern const TerrainProcedureInfo terrain_procedure_field;
+extern const TerrainProcedureInfo terrain_procedure_fault;
+extern const TerrainProcedureInfo terrain_procedure_circles;
+extern const TerrainProcedureInfo terrain_procedure_particles;
+extern const TerrainProcedureInfo terrain_procedure_smooth;
 
+/* Menu order. */
 const TerrainProcedureInfo *const terrain_procedures[] = {
   &terrain_procedure_diamond_square,
+  &terrain_procedure_field,
+  &terrain_procedure_fault,
+  &terrain_procedure_circles,
+  &terrain_procedure_particles,
+  &terrain_procedure_smooth,
   NULL
 };
 

@@ -55,6 +55,12 @@ typedef struct
   { TERRAIN_ARG_STRING, name, label, blurb, 0, 0, 0, value, NULL }
 #define TERRAIN_ARGS_END { 0, NULL, NULL, NULL, 0, 0, 0, NULL, NULL }
 
+/* Arguments several procedures share, declared once. */
+#define TERRAIN_SEED_ARG                                                                 \
+  TERRAIN_INT ("seed", N_("Seed"),                                                     \
+               N_("Random seed: the same seed gives the same heightmap (0 to 2147483647)"), \
+               0, 2147483647, 0)
+
 /* One argument's value: numbers, booleans and choice ids in `number`, strings in `text`. */
 typedef struct
 {
@@ -83,6 +89,13 @@ typedef struct
   TerrainStatus (*render) (const TerrainArgValue *values, float *heights,
                            int width, int height, const TerrainProgress *progress,
                            char *why, size_t why_size);
+
+  /* Optional, for generators whose values depend on position only: renders the layer
+   * rectangle [x, x + width) x [y, y + height). The plug-in then writes band by band
+   * without a layer-sized buffer, and previews sample rows without rendering everything. */
+  TerrainStatus (*render_rect) (const TerrainArgValue *values, float *out, int x, int y,
+                                int width, int height, const TerrainProgress *progress,
+                                char *why, size_t why_size);
 } TerrainProcedureInfo;
 
 /* Every procedure, ended by NULL. */

@@ -90,16 +90,59 @@ def outside(width, height, rect):
 PROC = "plug-in-terrain-diamond-square"
 QUANT = {"PRECISION-U8-NON-LINEAR": 1 / 255, "PRECISION-U16-NON-LINEAR": 1 / 65535,
          "PRECISION-U16-LINEAR": 1 / 65535, "PRECISION-FLOAT-NON-LINEAR": 1 / 65535}
+DS, FIELD, SMOOTH = PROC, "plug-in-terrain-field", "plug-in-terrain-smooth"
+# (file name, procedure, precision, width, height, arguments)
 plain_cases = [
-    ("u8", "PRECISION-U8-NON-LINEAR", 256, 256, {"seed": 7, "roughness": 0.8, "edges": "wrap"}),
-    ("u16", "PRECISION-U16-NON-LINEAR", 300, 200,
+    ("ds-u8", DS, "PRECISION-U8-NON-LINEAR", 256, 256, {"seed": 7, "roughness": 0.8, "edges": "wrap"}),
+    ("ds-u16", DS, "PRECISION-U16-NON-LINEAR", 300, 200,
      {"seed": 11, "edges": "mirror", "corners": "fixed", "corner-height": 0.3}),
-    ("u16lin", "PRECISION-U16-LINEAR", 128, 128, {"seed": 3, "roughness": 1.4}),
-    ("float", "PRECISION-FLOAT-NON-LINEAR", 129, 65, {"seed": 99, "edges": "average"}),
+    ("ds-u16lin", DS, "PRECISION-U16-LINEAR", 128, 128, {"seed": 3, "roughness": 1.4}),
+    ("ds-float", DS, "PRECISION-FLOAT-NON-LINEAR", 129, 65, {"seed": 99, "edges": "average"}),
+    # Script-Fu replaces an unknown choice by its default, silently (GIMP 3.0.4): documented.
+    ("ds-bad-choice", DS, "PRECISION-U16-NON-LINEAR", 64, 64, {"seed": 5, "edges": "bogus"}),
+    # Bands: 300 rows are three 128-row bands, written straight from the core.
+    ("field-u16", FIELD, "PRECISION-U16-NON-LINEAR", 301, 300,
+     {"seed": 9, "iterations": 7, "roughness": 0.7, "offset-x": -1000, "offset-y": 77}),
+    ("field-u8", FIELD, "PRECISION-U8-NON-LINEAR", 200, 100, {"seed": 2, "offset-x": 1073741000}),
+    ("fault-u8", "plug-in-terrain-fault", "PRECISION-U8-NON-LINEAR", 200, 150,
+     {"seed": 4, "iterations": 200, "profile": "sine", "wave-size": 6.0}),
+    ("fault-u16", "plug-in-terrain-fault", "PRECISION-U16-NON-LINEAR", 160, 160,
+     {"seed": 5, "iterations": 300, "profile": "cosine", "decay-iterations": 50}),
+    ("circles-u8", "plug-in-terrain-circles", "PRECISION-U8-NON-LINEAR", 200, 150,
+     {"seed": 6, "iterations": 300, "diameter": 40.0, "direction": "raise"}),
+    ("circles-u16", "plug-in-terrain-circles", "PRECISION-U16-NON-LINEAR", 160, 160,
+     {"seed": 7, "iterations": 500, "diameter": 30.0}),
+    ("particles-u8", "plug-in-terrain-particles", "PRECISION-U8-NON-LINEAR", 128, 128,
+     {"seed": 8, "particles": 20000, "mode": "stick", "sites": 3}),
+    ("particles-u16", "plug-in-terrain-particles", "PRECISION-U16-NON-LINEAR", 128, 96,
+     {"seed": 9, "particles": 50000, "caldera": 0.4}),
 ]
 scripts = []
-for name, precision, w, h, args in plain_cases:
-    scripts.append(image_script(w, h, precision, call(PROC, args) + save("ds-%s.pgm" % name)))
+for name, procedure, precision, w, h, args in plain_cases:
+    scripts.append(image_script(w, h, precision, call(procedure, args) + save("%s.pgm" % name)))
+
+# The field joins across layers: a 256x128 layer at x 0 and a 128x128 layer at x 128.
+FIELD_ARGS = {"seed": 31, "iterations": 9, "offset-y": -5}
+scripts.append(image_script(256, 128, "PRECISION-U16-NON-LINEAR",
+                            call(FIELD, dict(FIELD_ARGS, **{"offset-x": 0})) + save("field-wide.pgm")))
+scripts.append(image_script(128, 128, "PRECISION-U16-NON-LINEAR",
+                            call(FIELD, dict(FIELD_ARGS, **{"offset-x": 128})) + save("field-right.pgm")))
+
+# Smoothing a painted layer: the input is exported first, and the core smooths that file.
+# (name, precision, arguments, selection or None)
+smooth_cases = [
+    ("smooth-laplacian-u16", "PRECISION-U16-NON-LINEAR", {"method": "laplacian", "iterations": 8}, None),
+    ("smooth-fir-u8", "PRECISION-U8-NON-LINEAR", {"method": "fir", "k": 0.6, "iterations": 2}, None),
+    ("smooth-matrix-u16", "PRECISION-U16-NON-LINEAR",
+     {"method": "matrix", "kernel": "custom", "custom-kernel": "1,2,1, 2,4,2, 1,2,1", "iterations": 3},
+     (20, 10, 60, 40)),
+]
+for name, precision, args, selection in smooth_cases:
+    select = ("(gimp-image-select-rectangle image CHANNEL-OP-REPLACE %d %d %d %d)" % selection
+              if selection else "")
+    scripts.append(image_script(128, 96, precision,
+                                call(DS, {"seed": 17, "roughness": 0.4}) + save("%s-input.pgm" % name) +
+                                select + call(SMOOTH, args) + save("%s.pgm" % name)))
 
 SEL = (40, 30, 100, 50)
 scripts.append(image_script(256, 128, "PRECISION-U16-NON-LINEAR",
@@ -120,14 +163,39 @@ scripts.append(image_script(64, 64, "PRECISION-U8-NON-LINEAR", call(PROC, {"seed
 result = session.run(*scripts)
 checks.check(result.returncode == 0, "success batch exited %d:\n%s" % (result.returncode, result.stderr[-3000:]))
 
-for name, precision, w, h, args in plain_cases:
-    if not checks.check(os.path.exists(path("ds-%s.pgm" % name)), "%s: no export" % name):
+for name, procedure, precision, w, h, args in plain_cases:
+    if not checks.check(os.path.exists(path("%s.pgm" % name)), "%s: no export" % name):
         continue
-    got = read_pnm(path("ds-%s.pgm" % name))[2][0]
-    ref = reference(PROC, w, h, args, "ref-%s.pgm" % name)
+    got = read_pnm(path("%s.pgm" % name))[2][0]
+    if name == "ds-bad-choice":
+        args = dict(args, edges="average")
+    ref = reference(procedure, w, h, args, "ref-%s.pgm" % name)
     excess = worst_excess(got, ref, QUANT[precision], not precision.endswith("NON-LINEAR"))
     checks.check(excess <= 0.0, "%s %dx%d: |GIMP - core| exceeds one quantisation step by %g (max diff %g)"
                  % (name, w, h, excess, max_difference(got, ref)))
+
+if checks.check(os.path.exists(path("field-right.pgm")), "field overlap: no export"):
+    wide = read_pnm(path("field-wide.pgm"))[2][0]
+    right = read_pnm(path("field-right.pgm"))[2][0]
+    checks.check(all(wide[y * 256 + 128 + x] == right[y * 128 + x] for y in range(128) for x in range(128)),
+                 "field: layers at offsets 0 and 128 differ where they overlap")
+
+for name, precision, args, selection in smooth_cases:
+    if not checks.check(os.path.exists(path("%s.pgm" % name)), "%s: no export" % name):
+        continue
+    before = read_pnm(path("%s-input.pgm" % name))[2][0]
+    got = read_pnm(path("%s.pgm" % name))[2][0]
+    out = path("ref-%s.pgm" % name)
+    subprocess.run([renderer, SMOOTH, "128", "96", out, "--input", path("%s-input.pgm" % name)] +
+                   ["%s=%s" % kv for kv in args.items()], check=True)
+    ref = read_pnm(out)[2][0]
+    inside = rectangle(128, *selection) if selection else range(128 * 96)
+    excess = worst_excess([got[i] for i in inside], [ref[i] for i in inside], QUANT[precision], False)
+    checks.check(excess <= 0.0, "%s: |GIMP - core| exceeds one step by %g" % (name, excess))
+    checks.check(max_difference(got, before, inside) > 2 * QUANT[precision], "%s: nothing was smoothed" % name)
+    if selection:
+        checks.check(max_difference(got, before, outside(128, 96, inside)) == 0.0,
+                     "%s: pixels outside the selection changed" % name)
 
 if os.path.exists(path("sel-after.pgm")):
     before = read_pnm(path("sel-before.pgm"))[2][0]
@@ -172,6 +240,12 @@ failures = [
      call(PROC, {"seed": 4}), "indexed"),
     ("roughness-range", "GRAY", "GRAY-IMAGE", "", call(PROC, {"roughness": 3.0}), "roughness"),
     ("seed-range", "GRAY", "GRAY-IMAGE", "", call(PROC, {"seed": -1}), "seed"),
+    ("kernel-malformed", "GRAY", "GRAY-IMAGE", "",
+     call(SMOOTH, {"method": "matrix", "kernel": "custom", "custom-kernel": "1 2 x"}), "custom-kernel"),
+    ("kernel-zero-sum", "GRAY", "GRAY-IMAGE", "",
+     call(SMOOTH, {"method": "matrix", "kernel": "custom", "custom-kernel": "0 1 0 1 -4 1 0 1 0"}),
+     "custom-kernel"),
+    ("field-range", "GRAY", "GRAY-IMAGE", "", call(FIELD, {"iterations": 31}), "iterations"),
     ("no-drawable", "GRAY", "GRAY-IMAGE", "", call(PROC, {"seed": 4}, target="(vector)"), "exactly one drawable"),
     ("two-drawables", "GRAY", "GRAY-IMAGE", "",
      call(PROC, {"seed": 4}, target="(vector layer layer)"), "exactly one drawable"),

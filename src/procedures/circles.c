@@ -1,0 +1,59 @@
+/* plug-in-terrain-circles: descriptor. */
+#include "displacement-args.h"
+
+#include "circles.h"
+
+enum { SEED, ITERATIONS, DIAMETER, DIRECTION, DISPLACEMENT };
+
+static const TerrainChoiceItem directions[] = {
+  { "random", N_("Random"), N_("Each circle raises or lowers at random") },
+  { "raise",  N_("Raise"),  N_("Every circle raises the ground") },
+  { "lower",  N_("Lower"),  N_("Every circle lowers the ground") },
+  { NULL, NULL, NULL }
+};
+
+static const TerrainArg args[] = {
+  TERRAIN_SEED_ARG,
+  TERRAIN_INT ("iterations", N_("Iterations"),
+               N_("Number of circles (1 to 100000)"), 1, 100000, 1000),
+  TERRAIN_DOUBLE ("diameter", N_("Diameter"),
+                  N_("Diameter of every circle, in pixels of the layer (1 to 100000)"),
+                  1.0, 100000.0, 64.0),
+  TERRAIN_CHOICE ("direction", N_("Direction"),
+                  N_("Whether circles raise or lower: \"random\", \"raise\", \"lower\""),
+                  directions, "random"),
+  TERRAIN_DISPLACEMENT_ARGS,
+  TERRAIN_ARGS_END
+};
+
+static TerrainStatus
+render (const TerrainArgValue *v, float *heights, int width, int height,
+        const TerrainProgress *progress, char *why, size_t why_size)
+{
+  (void) why;
+  (void) why_size;
+  TerrainCircles p;
+  terrain_circles_defaults (&p);
+  p.seed = (uint32_t) v[SEED].number;
+  p.iterations = (int) v[ITERATIONS].number;
+  p.diameter = v[DIAMETER].number;
+  p.direction = (TerrainCirclesDirection) v[DIRECTION].number;
+  TERRAIN_SET_DISPLACEMENT (p, v, DISPLACEMENT);
+  return terrain_circles (&p, heights, width, height, progress);
+}
+
+const TerrainProcedureInfo terrain_procedure_circles = {
+  "plug-in-terrain-circles",
+  N_("Circles..."),
+  N_("Render rolling hills from random raised-cosine circles"),
+  N_("Circles algorithm (lighthouse3d terrain tutorial). Each iteration picks a random centre "
+     "pixel and adds sign x (d/2 + cos(pi x 2r/diameter) x d/2) to every pixel at distance "
+     "r <= diameter/2: a raised-cosine bump. The sign is random per circle, or always "
+     "+ (\"raise\") or - (\"lower\"). d falls linearly from displacement-start to "
+     "displacement-end over decay-iterations, then stays. Only each circle's bounding box "
+     "is visited. The result is stretched onto [0, 1]."),
+  TERRAIN_GENERATOR,
+  args,
+  render,
+  NULL
+};

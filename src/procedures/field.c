@@ -1,0 +1,71 @@
+/* plug-in-terrain-field: descriptor. Renders any rectangle, so layers are written band by
+ * band with no layer-sized buffer. */
+#include "procedure-info.h"
+
+#include "field.h"
+
+#include <stdio.h>
+
+enum { SEED, ITERATIONS, ROUGHNESS, OFFSET_X, OFFSET_Y };
+
+static const TerrainArg args[] = {
+  TERRAIN_SEED_ARG,
+  TERRAIN_INT ("iterations", N_("Iterations"),
+               N_("Subdivision levels: the largest features are about 2^iterations pixels "
+                  "across; smoothness, not image size (1 to 30)"),
+               1, 30, 8),
+  TERRAIN_DOUBLE ("roughness", N_("Roughness (H)"),
+                  N_("Hurst exponent H: the random offset shrinks by 2^-H per level (0 to 2)"),
+                  0.0, 2.0, 1.0),
+  TERRAIN_INT ("offset-x", N_("Offset X"),
+               N_("World x of the layer's left column, in pixels (-1073741824 to 1073741824)"),
+               -1073741824, 1073741824, 0),
+  TERRAIN_INT ("offset-y", N_("Offset Y"),
+               N_("World y of the layer's top row, in pixels (-1073741824 to 1073741824)"),
+               -1073741824, 1073741824, 0),
+  TERRAIN_ARGS_END
+};
+
+static TerrainStatus
+render_rect (const TerrainArgValue *v, float *out, int x, int y, int width, int height,
+             const TerrainProgress *progress, char *why, size_t why_size)
+{
+  TerrainField p;
+  terrain_field_defaults (&p);
+  p.seed = (uint32_t) v[SEED].number;
+  p.iterations = (int) v[ITERATIONS].number;
+  p.roughness = v[ROUGHNESS].number;
+  /* Offsets are at most 2^30 and layers at most 2^19 wide: the sums fit in int32. */
+  p.offset_x = (int32_t) v[OFFSET_X].number + x;
+  p.offset_y = (int32_t) v[OFFSET_Y].number + y;
+  TerrainStatus status = terrain_field (&p, out, width, height, progress);
+  if (status == TERRAIN_ERROR_INVALID)
+    snprintf (why, why_size, "the layer at offset (%d, %d) leaves the 32-bit world",
+              (int) v[OFFSET_X].number, (int) v[OFFSET_Y].number);
+  return status;
+}
+
+static TerrainStatus
+render (const TerrainArgValue *v, float *heights, int width, int height,
+        const TerrainProgress *progress, char *why, size_t why_size)
+{
+  return render_rect (v, heights, 0, 0, width, height, progress, why, why_size);
+}
+
+const TerrainProcedureInfo terrain_procedure_field = {
+  "plug-in-terrain-field",
+  N_("Infinite Field..."),
+  N_("Render one window of an endless diamond-square terrain, for maps that tile and page"),
+  N_("Infinite diamond-square field (Tatarize's \"Field Diamond Squared\", seed 002). Level 0 "
+     "is white noise on a grid of spacing 2^iterations; each level is built from the padded "
+     "parent rectangle one level up, with offsets from a hash of (seed, level, x, y). A "
+     "pixel's value depends only on its world position (offset + pixel): layers rendered "
+     "at neighbouring offsets join exactly, bit for bit. The output mapping is fixed, never "
+     "data-dependent: v -> 0.5 + v / (6 sigma), clamped to [0, 1], where sigma is the "
+     "field's standard deviation computed from roughness and iterations (about 0.15% of "
+     "pixels clamp at small H). Rendered band by band: any layer size in bounded memory."),
+  TERRAIN_GENERATOR,
+  args,
+  render,
+  render_rect
+};

@@ -1,0 +1,368 @@
+#include "field.h"
+
+#include "random.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Nodes [x0, x1] x [y0, y1] of one level, in that level's node coordinates (node (i, j) of
+ * level k is world pixel (i, j) * 2^(N-k)). int64 so that padding and doubling near the
+ * int32 limits cannot overflow. */
+typedef struct
+{
+  int64_t x0, x1, y0, y1;
+} Rect;
+
+/* Floor and ceiling of v / 2 for negative v too (C division truncates towards zero).
+ * int64_t is two's complement, so v & 1 is the parity. */
+static inline int64_t floor_half (int64_t v) { return (v - (v & 1)) / 2; }
+static inline int64_t ceil_half (int64_t v) { return (v + (v & 1)) / 2; }
+
+static inline int rect_width (Rect r) { return (int) (r.x1 - r.x0 + 1); }
+static inline int rect_height (Rect r) { return (int) (r.y1 - r.y0 + 1); }
+
+/* The parent-level nodes a child rectangle needs. An even child node copies parent i/2; a
+ * diamond (odd, odd) averages parents floor(i/2) and floor(i/2)+1; a square node at even i
+ * averages the diamonds at i-1 and i+1, i.e. parents i/2-1 .. i/2+1. Over [x0, x1] that is
+ * [ceil(x0/2) - 1, floor(x1/2) + 1]: every diamond of every parent cell is then usable. */
+static Rect
+parent_rect (Rect c)
+{
+  Rect p = { ceil_half (c.x0) - 1, floor_half (c.x1) + 1,
+             ceil_half (c.y0) - 1, floor_half (c.y1) + 1 };
+  return p;
+}
+
+/* One refinement: level `level` on rectangle cr from level-1 on pr = parent_rect (cr). */
+typedef struct
+{
+  const float *parent;      /* pw x ph */
+  Rect         pr;
+  float       *child;       /* cw x ch */
+  Rect         cr;
+  float       *diamonds;    /* (pw-1) x (ph-1): the centre of every parent cell */
+  uint32_t    *column_hash; /* 2*pw - 1 entries: child columns 2*pr.x0 .. 2*pr.x1 */
+  uint32_t     seed;
+  int          level;
+  float        amp_diamond, amp_square;
+  float        output_scale; /* last level: map each row to [0, 1] while it is in cache */
+} Level;
+
+/* terrain_hash (seed, x, y, level) is mix(mix(mix(seed ^ level*K) ^ x) ^ y*K'): the first
+ * two rounds depend on the column only, so they are computed once per column and a node
+ * costs one mix32. The result is bit-identical to terrain_hash. */
+static inline uint32_t
+row_key (int64_t y)
+{
+  return (uint32_t) y * 0x85ebca6bU;
+}
+
+static inline float
+offset (float amplitude, uint32_t column_hash, uint32_t row_key)
+{
+  return amplitude * terrain_hash_to_signed (terrain_mix32 (column_hash ^ row_key));
+}
+
+/* Every averaged node uses this one expression, so a node's value never depends on which
+ * loop computed it. */
+static inline float
+mean4 (float a, float b, float c, float d)
+{
+  return 0.25f * ((a + b) + (c + d));
+}
+
+static void
+level_prepare (const Level *l)
+{
+  const int      pw = rect_width (l->pr), ph = rect_height (l->pr), dw = pw - 1;
+  const int64_t  hx0 = 2 * l->pr.x0;
+  const uint32_t h0 = terrain_mix32 (l->seed ^ ((uint32_t) l->level * 0x9e3779b9U));
+  /* Locals, not l->...: stores through float pointers could alias the struct's fields. */
+  uint32_t      *column_hash = l->column_hash;
+  const float    amp = l->amp_diamond;
+  for (int i = 0; i < 2 * pw - 1; i++)
+    column_hash[i] = terrain_mix32 (h0 ^ (uint32_t) (hx0 + i));
+
+  /* Diamond step: the diamond of parent cell (a, b) is child node (2a+1, 2b+1). */
+  for (int b = 0; b < ph - 1; b++)
+    {
+      const float   *p0 = l->parent + (size_t) b * pw, *p1 = p0 + pw;
+      float         *d = l->diamonds + (size_t) b * dw;
+      const uint32_t key = row_key (2 * (l->pr.y0 + b) + 1);
+      for (int a = 0; a < dw; a++)
+        d[a] = mean4 (p0[a], p0[a + 1], p1[a], p1[a + 1])
+               + offset (amp, column_hash[2 * a + 1], key);
+    }
+}
+
+/* Square step and copies for child rows [row_begin, row_end) (relative to cr.y0). */
+static void
+level_rows (const Level *l, int row_begin, int row_end)
+{
+  const int     pw = rect_width (l->pr), dw = pw - 1, cw = rect_width (l->cr);
+  const int64_t hx0 = 2 * l->pr.x0;
+  /* First even and first odd child column, their offsets in the child row, and the
+   * parent (or diamond) column to their left. */
+  const int64_t even_x = l->cr.x0 + (l->cr.x0 & 1), odd_x = l->cr.x0 + 1 - (l->cr.x0 & 1);
+  const int     even_o = (int) (even_x - l->cr.x0), odd_o = (int) (odd_x - l->cr.x0);
+  const int     even_a = (int) (even_x / 2 - l->pr.x0);
+  const int     odd_a = (int) (floor_half (odd_x) - l->pr.x0);
+  const int     odd_h = (int) (odd_x - hx0), even_h = (int) (even_x - hx0);
+  const uint32_t *column_hash = l->column_hash;
+  const float     amp = l->amp_square, scale = l->output_scale;
+
+  for (int r = row_begin; r < row_end; r++)
+    {
+      const int64_t  y = l->cr.y0 + r;
+      const uint32_t key = row_key (y);
+      float         *row = l->child + (size_t) r * cw;
+      if ((y & 1) == 0)
+        {
+          /* Parent row: even columns are parent nodes, odd ones squares between two
+           * parent nodes (left, right) and two diamonds (up, down). */
+          const int    b = (int) (y / 2 - l->pr.y0);
+          const float *p = l->parent + (size_t) b * pw;
+          const float *up = l->diamonds + (size_t) (b - 1) * dw, *down = up + dw;
+          for (int o = even_o, a = even_a; o < cw; o += 2, a++)
+            row[o] = p[a];
+          for (int o = odd_o, a = odd_a, h = odd_h; o < cw; o += 2, a++, h += 2)
+            row[o] = mean4 (p[a], p[a + 1], up[a], down[a])
+                     + offset (amp, column_hash[h], key);
+        }
+      else
+        {
+          /* Diamond row: odd columns are diamonds, even ones squares between two diamonds
+           * (left, right) and two parent nodes (up, down). */
+          const int    b = (int) (floor_half (y) - l->pr.y0);
+          const float *d = l->diamonds + (size_t) b * dw;
+          const float *up = l->parent + (size_t) b * pw, *down = up + pw;
+          for (int o = odd_o, a = odd_a; o < cw; o += 2, a++)
+            row[o] = d[a];
+          for (int o = even_o, a = even_a, h = even_h; o < cw; o += 2, a++, h += 2)
+            row[o] = mean4 (d[a - 1], d[a], up[a], down[a])
+                     + offset (amp, column_hash[h], key);
+        }
+      if (scale > 0.0f)
+        for (int o = 0; o < cw; o++)
+          {
+            const float v = 0.5f + row[o] * scale;
+            row[o] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+          }
+    }
+}
+
+/* Level 0: white noise, uniform in [-1, 1). Its coordinates are about world / 2^N, so
+ * they fit in int32. */
+static void
+level_zero (float *v, Rect r, uint32_t seed)
+{
+  const int w = rect_width (r), h = rect_height (r);
+  for (int j = 0; j < h; j++)
+    for (int i = 0; i < w; i++)
+      v[(size_t) j * w + i] = terrain_hash_to_signed (
+        terrain_hash (seed, (int32_t) (r.x0 + i), (int32_t) (r.y0 + j), 0));
+}
+
+/* Scratch for computing levels 0 .. levels-1 of rects (level k lives in buffer[k & 1],
+ * the next level is written by the caller), plus the diamonds and column hashes of one
+ * refinement. Each buffer is sized for its own levels, so level N-1 (a quarter of the
+ * output) dominates: about half the output's size in all. */
+typedef struct
+{
+  float    *buffer[2];
+  float    *diamonds;
+  uint32_t *column_hash;
+} Scratch;
+
+static void
+scratch_free (Scratch *s)
+{
+  free (s->buffer[0]);
+  free (s->buffer[1]);
+  free (s->diamonds);
+  free (s->column_hash);
+}
+
+static TerrainStatus
+scratch_alloc (Scratch *s, const Rect *rects, int levels)
+{
+  size_t nodes[2] = { 1, 1 }, diamonds = 0, columns = 0;
+  for (int k = 0; k < levels; k++)
+    {
+      const size_t w = (size_t) rect_width (rects[k]), h = (size_t) rect_height (rects[k]);
+      if (w > SIZE_MAX / sizeof (float) / h)
+        return TERRAIN_ERROR_NO_MEMORY;
+      nodes[k & 1] = w * h > nodes[k & 1] ? w * h : nodes[k & 1];
+      diamonds = (w - 1) * (h - 1) > diamonds ? (w - 1) * (h - 1) : diamonds;
+      columns = 2 * w - 1 > columns ? 2 * w - 1 : columns;
+    }
+  s->buffer[0] = malloc (nodes[0] * sizeof (float));
+  s->buffer[1] = malloc (nodes[1] * sizeof (float));
+  s->diamonds = malloc (diamonds * sizeof (float));
+  s->column_hash = malloc (columns * sizeof (uint32_t));
+  if (! s->buffer[0] || ! s->buffer[1] || ! s->diamonds || ! s->column_hash)
+    {
+      scratch_free (s);
+      return TERRAIN_ERROR_NO_MEMORY;
+    }
+  return TERRAIN_OK;
+}
+
+/* Noise-free refinement weights, for the output scale. The value of a node, refined m more
+ * levels without noise, spreads over a footprint of weights w (the value itself stays at
+ * the node); e(m) = sum(w^2) / 4^m is the mean squared weight per pixel. A diamond offset
+ * is first spread by its own level's square step (weight 1/4 on the 4 squares around it),
+ * so its footprint starts as that 5-node cross: f(m). Both tend to constants (the
+ * integrals of the squared limit functions, e = 0.32813...) as m grows. They are computed
+ * with the renderer's own refinement, pushing each pattern through WEIGHT_LEVELS levels;
+ * a footprint of radius r grows to 2r + 2, so radius 1 stays within 3 * 2^m. */
+#define WEIGHT_LEVELS 3
+
+static void
+impulse_energy (const Scratch *s, const Rect *rects, float side, double e[WEIGHT_LEVELS + 1])
+{
+  const int w0 = rect_width (rects[0]), h0 = rect_height (rects[0]);
+  float    *centre = s->buffer[0] + (size_t) (-rects[0].y0) * w0 + (size_t) (-rects[0].x0);
+  for (int i = 0; i < w0 * h0; i++)
+    s->buffer[0][i] = 0.0f;
+  centre[0] = 1.0f;
+  centre[-1] = centre[1] = centre[-w0] = centre[w0] = side;
+  e[0] = 1.0 + 4.0 * side * side;
+  for (int k = 1; k <= WEIGHT_LEVELS; k++)
+    {
+      Level l = { s->buffer[(k - 1) & 1], rects[k - 1], s->buffer[k & 1], rects[k],
+                  s->diamonds, s->column_hash, 0, k, 0.0f, 0.0f, 0.0f };
+      level_prepare (&l);
+      level_rows (&l, 0, rect_height (rects[k]));
+      double sum = 0.0;
+      for (int i = 0; i < rect_width (rects[k]) * rect_height (rects[k]); i++)
+        sum += (double) l.child[i] * l.child[i];
+      e[k] = sum / ldexp (1.0, 2 * k);
+    }
+}
+
+/* e(m) for any m: e(m) - e(m+1) shrinks by a factor tending to 4 (4.6 at m = 3, 4.1 at
+ * m = 5), so beyond the computed levels a geometric tail of ratio 1/4 is added. That
+ * underestimates e by at most 0.2% (sigma by 0.1%), which is nothing for a contrast
+ * scale, and keeps this part of every call at a few tens of microseconds. */
+static double
+energy_at (const double e[WEIGHT_LEVELS + 1], int m)
+{
+  if (m <= WEIGHT_LEVELS)
+    return e[m];
+  const double tail = (e[WEIGHT_LEVELS] - e[WEIGHT_LEVELS - 1]) / 3.0;
+  return e[WEIGHT_LEVELS] + tail * (1.0 - ldexp (1.0, 2 * (WEIGHT_LEVELS - m)));
+}
+
+/* Standard deviation of the raw field over seeds and positions (nodes of different levels
+ * sit at different places of the 2^N period, so the pointwise variance varies; this is
+ * its average). The value is a linear sum of independent offsets: per 4^N pixels one
+ * level-0 node (variance 1/3); per 4^(N-k) pixels one level-k diamond (variance r^2/3,
+ * footprint f) and two squares (variance r^2 2^-H / 3, footprint e). */
+static TerrainStatus
+field_sigma (const TerrainField *p, double *sigma)
+{
+  Rect          rects[WEIGHT_LEVELS + 1];
+  const int64_t radius = (int64_t) 3 << WEIGHT_LEVELS;
+  rects[WEIGHT_LEVELS] = (Rect) { -radius, radius, -radius, radius };
+  for (int k = WEIGHT_LEVELS; k > 0; k--)
+    rects[k - 1] = parent_rect (rects[k]);
+  Scratch       s;
+  TerrainStatus status = scratch_alloc (&s, rects, WEIGHT_LEVELS + 1);
+  if (status != TERRAIN_OK)
+    return status;
+  double e[WEIGHT_LEVELS + 1], f[WEIGHT_LEVELS + 1];
+  impulse_energy (&s, rects, 0.0f, e);
+  impulse_energy (&s, rects, 0.25f, f);
+  scratch_free (&s);
+
+  const int    n = p->iterations;
+  const double square = 2.0 * pow (2.0, -p->roughness);
+  double       variance = energy_at (e, n) / 3.0;
+  for (int k = 1; k <= n; k++)
+    {
+      const double r2 = pow (2.0, -2.0 * p->roughness * k);
+      variance += r2 / 12.0 * (energy_at (f, n - k) + square * energy_at (e, n - k));
+    }
+  *sigma = sqrt (variance);
+  return TERRAIN_OK;
+}
+
+/* Output mapping: this many standard deviations either side of 0 fill [0, 1]. */
+#define OUTPUT_SIGMAS 3.0
+
+/* Rows per progress report (and per cancellation check) on the last level. */
+#define BAND_ROWS 64
+
+void
+terrain_field_defaults (TerrainField *params)
+{
+  params->seed = 0;
+  params->iterations = 8;
+  params->roughness = 1.0;
+  params->offset_x = 0;
+  params->offset_y = 0;
+}
+
+TerrainStatus
+terrain_field (const TerrainField *p, float *out, int width, int height,
+               const TerrainProgress *progress)
+{
+  TerrainStatus status = terrain_check_size (width, height);
+  if (status != TERRAIN_OK)
+    return status;
+  if (p->iterations < 1 || p->iterations > TERRAIN_FIELD_MAX_ITERATIONS ||
+      ! (p->roughness >= 0.0 && p->roughness <= 2.0) ||
+      (int64_t) p->offset_x + width - 1 > INT32_MAX ||
+      (int64_t) p->offset_y + height - 1 > INT32_MAX)
+    return TERRAIN_ERROR_INVALID;
+
+  double sigma;
+  status = field_sigma (p, &sigma);
+  if (status != TERRAIN_OK)
+    return status;
+  const float scale = (float) (0.5 / (OUTPUT_SIGMAS * sigma));
+
+  const int levels = p->iterations;
+  Rect      rects[TERRAIN_FIELD_MAX_ITERATIONS + 1];
+  rects[levels] = (Rect) { p->offset_x, (int64_t) p->offset_x + width - 1,
+                           p->offset_y, (int64_t) p->offset_y + height - 1 };
+  for (int k = levels; k > 0; k--)
+    rects[k - 1] = parent_rect (rects[k]);
+
+  Scratch s;
+  status = scratch_alloc (&s, rects, levels);
+  if (status != TERRAIN_OK)
+    return status;
+
+  /* Progress counts refined nodes; the last level is most of them. */
+  double total = 0.0, done = 0.0;
+  for (int k = 1; k <= levels; k++)
+    total += (double) rect_width (rects[k]) * rect_height (rects[k]);
+
+  level_zero (s.buffer[0], rects[0], p->seed);
+  for (int k = 1; k <= levels && status == TERRAIN_OK; k++)
+    {
+      const int last = k == levels, ch = rect_height (rects[k]), cw = rect_width (rects[k]);
+      Level l = { s.buffer[(k - 1) & 1], rects[k - 1], last ? out : s.buffer[k & 1], rects[k],
+                  s.diamonds, s.column_hash, p->seed, k,
+                  (float) pow (2.0, -p->roughness * k),
+                  (float) pow (2.0, -p->roughness * (k + 0.5)), last ? scale : 0.0f };
+      level_prepare (&l);
+      for (int r = 0; r < ch; r += BAND_ROWS)
+        {
+          const int end = r + BAND_ROWS < ch ? r + BAND_ROWS : ch;
+          if (terrain_progress_report (progress, done / total))
+            {
+              status = TERRAIN_CANCELLED;
+              break;
+            }
+          level_rows (&l, r, end);
+          done += (double) cw * (end - r);
+        }
+    }
+  scratch_free (&s);
+  if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
+    status = TERRAIN_CANCELLED;
+  return status;
+}

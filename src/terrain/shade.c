@@ -1,0 +1,50 @@
+#include "shade.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* Height change per pixel at index i of a line of n samples `step` floats apart: central
+ * difference inside, one-sided at the ends, 0 on a line of one sample. In double: the
+ * difference of two finite floats cannot overflow there. */
+static double
+slope (const float *p, ptrdiff_t step, int i, int n)
+{
+  if (n < 2)
+    return 0.0;
+  if (i == 0)
+    return (double) p[step] - p[0];
+  if (i == n - 1)
+    return (double) p[0] - p[-step];
+  return 0.5 * ((double) p[step] - p[-step]);
+}
+
+double
+terrain_hillshade_z_scale (int width, int height)
+{
+  return (width > height ? width : height) / 4.0;
+}
+
+void
+terrain_hillshade (const float *h, int width, int height, double azimuth_deg,
+                   double elevation_deg, double z_scale, float *out)
+{
+  if (width < 1 || height < 1)
+    return;
+  const double deg = 3.14159265358979323846 / 180.0;
+  const double az = azimuth_deg * deg, el = elevation_deg * deg;
+  /* Unit vector towards the light in (x right, y down, z up): azimuth 0 points up the
+   * image, i.e. towards -y. */
+  const double lx = sin (az) * cos (el), ly = -cos (az) * cos (el), lz = sin (el);
+
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        const size_t i = (size_t) y * width + x;
+        /* The surface z = z_scale * h has the (unnormalised) normal (-gx, -gy, 1). */
+        const double gx = z_scale * slope (h + i, 1, x, width);
+        const double gy = z_scale * slope (h + i, width, y, height);
+        const double shade = (lz - gx * lx - gy * ly) / sqrt (gx * gx + gy * gy + 1.0);
+        /* Also maps NaN (inf / inf for absurd z_scale) to 0. */
+        out[i] = shade > 0.0 ? (shade < 1.0 ? (float) shade : 1.0f) : 0.0f;
+      }
+}

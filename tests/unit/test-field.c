@@ -1,0 +1,399 @@
+/* Infinite diamond-square field: position-keyed values (any rectangle, any offset, bands),
+ * fixed output mapping, roughness and iterations, errors, cancellation, speed. */
+#include "check.h"
+#include "field-stats.h"
+
+#include "field.h"
+#include "heightmap.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+static float *
+render_at (const TerrainField *base, int32_t x, int32_t y, int w, int h)
+{
+  TerrainField p = *base;
+  p.offset_x = x;
+  p.offset_y = y;
+  float *out = malloc ((size_t) w * h * sizeof (float));
+  TerrainStatus s = terrain_field (&p, out, w, h, NULL);
+  CHECK (s == TERRAIN_OK, "status %d for %dx%d at (%d, %d)", s, w, h, (int) x, (int) y);
+  return out;
+}
+
+/* 1 when the small rectangle (sx, sy, sw, sh) equals the same world pixels of the big
+ * one (bx, by, bw, ...), bit for bit. */
+static int
+same_world_pixels (const float *big, int64_t bx, int64_t by, int bw,
+                   const float *small, int64_t sx, int64_t sy, int sw, int sh)
+{
+  for (int y = 0; y < sh; y++)
+    for (int x = 0; x < sw; x++)
+      {
+        const float a = big[(size_t) (sy + y - by) * bw + (size_t) (sx + x - bx)];
+        const float b = small[(size_t) y * sw + x];
+        if (memcmp (&a, &b, sizeof a) != 0)
+          return 0;
+      }
+  return 1;
+}
+
+static void
+check_contained (const TerrainField *p, int32_t bx, int32_t by, int bw, int bh,
+                 int32_t sx, int32_t sy, int sw, int sh)
+{
+  float *big = render_at (p, bx, by, bw, bh), *small = render_at (p, sx, sy, sw, sh);
+  CHECK (same_world_pixels (big, bx, by, bw, small, sx, sy, sw, sh),
+         "%dx%d at (%d, %d) differs from %dx%d at (%d, %d), iterations %d",
+         sw, sh, (int) sx, (int) sy, bw, bh, (int) bx, (int) by, p->iterations);
+  free (big);
+  free (small);
+}
+
+static void
+test_determinism_range (void)
+{
+  const int sizes[][2] = { { 1, 1 }, { 2, 2 }, { 37, 53 }, { 256, 256 }, { 1000, 3 }, { 3, 700 } };
+  const double hs[] = { 0.0, 0.5, 1.0, 2.0 };
+  const int its[] = { 1, 4, 9, 30 };
+  for (size_t s = 0; s < 6; s++)
+    for (size_t k = 0; k < 4; k++)
+      {
+        TerrainField p;
+        terrain_field_defaults (&p);
+        p.seed = 1234;
+        p.roughness = hs[k];
+        p.iterations = its[k];
+        const int w = sizes[s][0], h = sizes[s][1];
+        const size_t n = (size_t) w * h;
+        float *a = render_at (&p, -17, 5, w, h), *b = render_at (&p, -17, 5, w, h);
+        CHECK (fields_equal (a, b, n), "same params differ at %dx%d", w, h);
+        CHECK (! terrain_has_non_finite (a, n), "NaN/Inf at %dx%d", w, h);
+        float lo, hi;
+        terrain_min_max (a, n, &lo, &hi);
+        CHECK (lo >= 0.0f && hi <= 1.0f, "range [%g, %g] at %dx%d H=%g", lo, hi, w, h, hs[k]);
+        free (a);
+        free (b);
+      }
+}
+
+static void
+test_seed_sensitivity (void)
+{
+  TerrainField p;
+  terrain_field_defaults (&p);
+  float *a = render_at (&p, 0, 0, 129, 129);
+  p.seed = 1;
+  float *b = render_at (&p, 0, 0, 129, 129);
+  size_t differ = 0;
+  for (size_t i = 0; i < 129 * 129; i++)
+    differ += a[i] != b[i];
+  CHECK (differ > 129 * 129 * 9 / 10, "seeds 0 and 1 differ in only %zu pixels", differ);
+  free (a);
+  free (b);
+}
+
+static void
+test_overlap_identity (void)
+{
+  TerrainField p;
+  terrain_field_defaults (&p);
+  p.seed = 42;
+  p.iterations = 10;
+  check_contained (&p, 0, 0, 1024, 512, 512, 0, 512, 512);
+  check_contained (&p, -350, -100, 400, 200, -300, -77, 37, 53);
+  check_contained (&p, -350, -100, 400, 200, -301, -78, 38, 54);
+  check_contained (&p, 0, 0, 300, 300, 1, 1, 37, 53);
+
+  const int32_t far = INT32_C (1) << 30;
+  p.iterations = 30;
+  check_contained (&p, far - 200, -far - 100, 400, 300, far - 3, -far + 7, 37, 53);
+  check_contained (&p, -far - 150, far - 90, 300, 180, -far - 2, far - 1, 99, 61);
+  p.iterations = 12;
+  check_contained (&p, far - 200, -far - 100, 400, 300, far, -far, 64, 64);
+  /* The very edges of the coordinate range. */
+  check_contained (&p, INT32_MAX - 299, INT32_MIN, 300, 200, INT32_MAX - 36, INT32_MIN + 3, 37, 53);
+
+  /* Single pixels, at every parity, against a block. */
+  p.iterations = 7;
+  float *big = render_at (&p, -40, -40, 80, 80);
+  int    ok = 1;
+  for (int32_t y = -40; y < 40; y += 7)
+    for (int32_t x = -40; x < 40; x += 3)
+      {
+        float *one = render_at (&p, x, y, 1, 1);
+        ok &= same_world_pixels (big, -40, -40, 80, one, x, y, 1, 1);
+        free (one);
+      }
+  CHECK (ok, "1x1 renders differ from the block");
+  free (big);
+}
+
+/* A big layer rendered in bands (and in tiles) equals one call. */
+static void
+test_bands (void)
+{
+  TerrainField p;
+  terrain_field_defaults (&p);
+  p.seed = 9;
+  p.iterations = 10;
+  const int w = 700, h = 1000;
+  const int32_t x0 = -123, y0 = 4567;
+  float *whole = render_at (&p, x0, y0, w, h);
+  float *banded = malloc ((size_t) w * h * sizeof (float));
+  const int band_heights[] = { 128, 1, 77 };
+  for (size_t b = 0; b < 3; b++)
+    {
+      int ok = 1;
+      for (int y = 0; y < h; y += band_heights[b])
+        {
+          TerrainField band = p;
+          band.offset_x = x0;
+          band.offset_y = y0 + y;
+          const int bh = y + band_heights[b] <= h ? band_heights[b] : h - y;
+          ok &= terrain_field (&band, banded + (size_t) y * w, w, bh, NULL) == TERRAIN_OK;
+        }
+      CHECK (ok && fields_equal (whole, banded, (size_t) w * h),
+             "bands of %d rows differ from one render", band_heights[b]);
+    }
+  /* 128 x 128 tiles (the last ones partial). */
+  int ok = 1;
+  for (int ty = 0; ty < h; ty += 128)
+    for (int tx = 0; tx < w; tx += 128)
+      {
+        const int tw = tx + 128 <= w ? 128 : w - tx, th = ty + 128 <= h ? 128 : h - ty;
+        float *tile = render_at (&p, x0 + tx, y0 + ty, tw, th);
+        ok &= same_world_pixels (whole, x0, y0, w, tile, x0 + tx, y0 + ty, tw, th);
+        free (tile);
+      }
+  CHECK (ok, "128x128 tiles differ from one render");
+  free (whole);
+  free (banded);
+}
+
+/* No drift with position: tiles side by side, and far away, have the same statistics
+ * (averaged over 4 seeds: one 1024^2 tile holds only 32 x 32 largest features). */
+static void
+tile_statistics (TerrainField p, int32_t x, double *mean, double *variance)
+{
+  const size_t n = 1024 * 1024;
+  *mean = *variance = 0.0;
+  for (int s = 0; s < 4; s++)
+    {
+      p.seed = 3 + s;
+      float *t = render_at (&p, x, 0, 1024, 1024);
+      *mean += field_mean (t, n) / 4;
+      *variance += field_variance (t, n) / 4;
+      free (t);
+    }
+}
+
+static void
+test_tile_statistics (void)
+{
+  TerrainField p;
+  terrain_field_defaults (&p);
+  p.iterations = 5;
+  const int32_t xs[] = { 1024, -1024, 1 << 30, -(1 << 30) };
+  double m0, v0;
+  tile_statistics (p, 0, &m0, &v0);
+  for (size_t k = 0; k < 4; k++)
+    {
+      double m, v;
+      tile_statistics (p, xs[k], &m, &v);
+      printf ("  tile at x=%d: mean %.4f var %.5f (tile at 0: %.4f %.5f)\n", (int) xs[k], m, v,
+              m0, v0);
+      CHECK (fabs (m - m0) < 0.02 && v / v0 > 0.85 && v / v0 < 1.15,
+             "tile at x=%d: mean %g var %g vs tile (0,0): mean %g var %g",
+             (int) xs[k], m, v, m0, v0);
+    }
+}
+
+/* The fixed mapping puts 3 standard deviations at 0 and 1: E[(out - 0.5)^2] = 1/36. */
+static void
+test_output_scale (void)
+{
+  const double hs[] = { 0.0, 0.3, 1.0, 2.0 };
+  const int its[] = { 5, 6, 6, 4 };
+  for (size_t k = 0; k < 4; k++)
+    {
+      TerrainField p;
+      terrain_field_defaults (&p);
+      p.roughness = hs[k];
+      p.iterations = its[k];
+      double ms = 0.0, clamped = 0.0;
+      const size_t n = 1024 * 1024;
+      for (int s = 0; s < 4; s++)
+        {
+          p.seed = 500 + s;
+          float *a = render_at (&p, 0, 0, 1024, 1024);
+          for (size_t i = 0; i < n; i++)
+            {
+              ms += (a[i] - 0.5) * (a[i] - 0.5) / (4.0 * n);
+              clamped += (a[i] == 0.0f || a[i] == 1.0f) / (4.0 * n);
+            }
+          free (a);
+        }
+      printf ("  output scale H=%.1f N=%d: std %.4f (want %.4f), clamped %.3f%%\n",
+              hs[k], its[k], sqrt (ms), 1.0 / 6.0, 100.0 * clamped);
+      CHECK (fabs (sqrt (ms) * 6.0 - 1.0) < 0.06, "H=%g: output std %g, want 1/6", hs[k], sqrt (ms));
+      CHECK (clamped < 0.01, "H=%g: %g of the pixels clamped", hs[k], clamped);
+    }
+}
+
+static void
+test_roughness_is_hurst_exponent (void)
+{
+  const double hs[] = { 0.3, 0.6, 0.9 };
+  for (size_t k = 0; k < 3; k++)
+    {
+      TerrainField p;
+      terrain_field_defaults (&p);
+      p.roughness = hs[k];
+      p.iterations = 12;
+      double slope = 0.0;
+      for (int s = 0; s < 4; s++)
+        {
+          p.seed = 900 + s;
+          float *a = render_at (&p, 4096 * s, 0, 1024, 1024);
+          slope += structure_slope (a, 1024, 1024, 4, 32) / 4;
+          free (a);
+        }
+      printf ("  structure slope H=%.1f: %.3f (want %.1f)\n", hs[k], slope, 2 * hs[k]);
+      CHECK (fabs (slope - 2 * hs[k]) <= 0.15, "structure slope %g, want 2H = %g", slope, 2 * hs[k]);
+    }
+}
+
+/* More iterations = larger features = smoother at pixel scale. */
+static void
+test_iterations_set_feature_size (void)
+{
+  double previous = 1e9;
+  for (int n = 3; n <= 11; n += 2)
+    {
+      TerrainField p;
+      terrain_field_defaults (&p);
+      p.iterations = n;
+      double g = 0.0;
+      for (int s = 0; s < 2; s++)
+        {
+          p.seed = 70 + s;
+          float *a = render_at (&p, 0, 0, 512, 512);
+          g += mean_abs_gradient (a, 512, 512) / 2;
+          free (a);
+        }
+      CHECK (g < 0.8 * previous, "mean |gradient| %g at iterations %d, not below %g", g, n, previous);
+      previous = g;
+    }
+}
+
+static void
+test_invalid_parameters (void)
+{
+  TerrainField p;
+  float out[4];
+  terrain_field_defaults (&p);
+  CHECK (terrain_field (&p, out, 2, 2, NULL) == TERRAIN_OK, "defaults");
+  p.iterations = 0;
+  CHECK (terrain_field (&p, out, 2, 2, NULL) == TERRAIN_ERROR_INVALID, "iterations 0");
+  p.iterations = 31;
+  CHECK (terrain_field (&p, out, 2, 2, NULL) == TERRAIN_ERROR_INVALID, "iterations 31");
+  terrain_field_defaults (&p);
+  p.roughness = -0.1;
+  CHECK (terrain_field (&p, out, 2, 2, NULL) == TERRAIN_ERROR_INVALID, "roughness -0.1");
+  p.roughness = 2.5;
+  CHECK (terrain_field (&p, out, 2, 2, NULL) == TERRAIN_ERROR_INVALID, "roughness 2.5");
+  p.roughness = NAN;
+  CHECK (terrain_field (&p, out, 2, 2, NULL) == TERRAIN_ERROR_INVALID, "roughness NaN");
+  terrain_field_defaults (&p);
+  CHECK (terrain_field (&p, out, 0, 2, NULL) == TERRAIN_ERROR_INVALID, "width 0");
+  CHECK (terrain_field (&p, out, 2, -1, NULL) == TERRAIN_ERROR_INVALID, "height -1");
+  p.offset_x = INT32_MAX;
+  CHECK (terrain_field (&p, out, 2, 2, NULL) == TERRAIN_ERROR_INVALID, "past INT32_MAX");
+  CHECK (terrain_field (&p, out, 1, 2, NULL) == TERRAIN_OK, "last column");
+}
+
+typedef struct
+{
+  double last;
+  int    calls, monotonic;
+  double cancel_at;
+} ProgressLog;
+
+static int
+log_progress (void *user, double fraction)
+{
+  ProgressLog *log = user;
+  log->monotonic &= fraction >= log->last && fraction <= 1.0;
+  log->last = fraction;
+  log->calls++;
+  return fraction >= log->cancel_at;
+}
+
+static void
+test_progress_and_cancel (void)
+{
+  TerrainField p;
+  terrain_field_defaults (&p);
+  float *out = malloc (513 * 513 * sizeof (float));
+  ProgressLog log = { 0.0, 0, 1, 2.0 };
+  TerrainProgress progress = { log_progress, &log };
+  CHECK (terrain_field (&p, out, 513, 513, &progress) == TERRAIN_OK, "with progress");
+  CHECK (log.monotonic && log.last == 1.0 && log.calls > 5, "progress: %d calls, last %g",
+         log.calls, log.last);
+  log = (ProgressLog) { 0.0, 0, 1, 0.5 };
+  CHECK (terrain_field (&p, out, 513, 513, &progress) == TERRAIN_CANCELLED, "not cancelled");
+  CHECK (log.last < 0.7, "cancel honoured late, at %g", log.last);
+  free (out);
+}
+
+static double
+now (void)
+{
+  struct timespec t;
+  timespec_get (&t, TIME_UTC);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static void
+print_timings (void)
+{
+  const int sides[] = { 1024, 4096 };
+  for (size_t k = 0; k < 2; k++)
+    {
+      TerrainField p;
+      terrain_field_defaults (&p);
+      p.iterations = 12;
+      const int n = sides[k];
+      float *out = malloc ((size_t) n * n * sizeof (float));
+      double best = 1e9;
+      for (int run = 0; run < 3; run++)
+        {
+          const double t0 = now ();
+          terrain_field (&p, out, n, n, NULL);
+          const double t = now () - t0;
+          best = t < best ? t : best;
+        }
+      printf ("  %dx%d, iterations 12: %.2f ns/pixel (%.1f ms)\n", n, n,
+              1e9 * best / ((double) n * n), 1e3 * best);
+      free (out);
+    }
+}
+
+int
+main (void)
+{
+  test_determinism_range ();
+  test_seed_sensitivity ();
+  test_overlap_identity ();
+  test_bands ();
+  test_tile_statistics ();
+  test_output_scale ();
+  test_roughness_is_hurst_exponent ();
+  test_iterations_set_feature_size ();
+  test_invalid_parameters ();
+  test_progress_and_cancel ();
+  print_timings ();
+  return CHECK_DONE ("field");
+}

@@ -1,0 +1,136 @@
+/* Hillshade: light direction conventions, flat maps, output range. */
+#include "check.h"
+
+#include "heightmap.h"
+#include "random.h"
+#include "shade.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+enum { W = 64, H = 48 };
+
+/* A plane h = a * x / W + b * y / H + 0.5 (x right, y down). */
+static void
+plane (float *h, double a, double b)
+{
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      h[y * W + x] = (float) (a * x / W + b * y / H + 0.5);
+}
+
+/* Every pixel of the plane facing the light is brighter than every pixel of the one
+ * facing away. */
+static void
+check_faces_light (double azimuth, double toward_a, double toward_b, const char *what)
+{
+  float h[W * H], toward[W * H], away[W * H];
+  const double z = terrain_hillshade_z_scale (W, H);
+  plane (h, toward_a, toward_b);
+  terrain_hillshade (h, W, H, azimuth, 45.0, z, toward);
+  plane (h, -toward_a, -toward_b);
+  terrain_hillshade (h, W, H, azimuth, 45.0, z, away);
+  float lo_toward, hi_toward, lo_away, hi_away;
+  terrain_min_max (toward, W * H, &lo_toward, &hi_toward);
+  terrain_min_max (away, W * H, &lo_away, &hi_away);
+  CHECK (lo_toward > hi_away, "%s: toward the light [%g, %g], away [%g, %g]", what,
+         lo_toward, hi_toward, lo_away, hi_away);
+  CHECK (lo_toward > sinf (45.0f * 3.14159265f / 180.0f),
+         "%s: a slope facing the light (%g) is brighter than flat ground", what, lo_toward);
+}
+
+static void
+test_tilted_planes (void)
+{
+  /* Light from the east (90): the plane falling towards the east (rising to the west)
+   * faces it. Light from the north (0 = up): the plane falling towards the top faces it. */
+  check_faces_light (90.0, -0.3, 0.0, "east light");
+  check_faces_light (270.0, 0.3, 0.0, "west light");
+  check_faces_light (0.0, 0.0, 0.3, "north light");
+  check_faces_light (180.0, 0.0, -0.3, "south light");
+  check_faces_light (TERRAIN_HILLSHADE_AZIMUTH, 0.2, 0.2, "default north-west light");
+}
+
+static void
+test_flat_is_uniform (void)
+{
+  const double elevations[] = { 10.0, 30.0, 45.0, 90.0 };
+  float h[W * H], out[W * H];
+  for (int i = 0; i < W * H; i++)
+    h[i] = 0.3f;
+  for (int e = 0; e < 4; e++)
+    {
+      terrain_hillshade (h, W, H, 123.0, elevations[e], 100.0, out);
+      int same = 1;
+      for (int i = 1; i < W * H; i++)
+        same &= out[i] == out[0];
+      const double want = sin (elevations[e] * 3.14159265358979323846 / 180.0);
+      CHECK (same, "elevation %g: flat map not uniform", elevations[e]);
+      CHECK (fabs (out[0] - want) < 1e-6, "elevation %g: %g, want sin = %g", elevations[e],
+             out[0], want);
+    }
+  /* One-pixel-wide maps have no slope across, and a 1x1 map none at all. */
+  float one = 0.7f, shade;
+  terrain_hillshade (&one, 1, 1, 0.0, 30.0, 100.0, &shade);
+  CHECK (fabsf (shade - 0.5f) < 1e-6f, "1x1: %g", shade);
+}
+
+static void
+test_range (void)
+{
+  float *h = malloc (W * H * sizeof (float)), *out = malloc (W * H * sizeof (float));
+  for (int i = 0; i < W * H; i++)
+    h[i] = terrain_hash_to_unit (terrain_hash (7, i % W, i / W, 0));
+  const double zs[] = { 0.0, 1.0, 16.0, 1e6, 1e300 };
+  for (int a = 0; a < 360; a += 45)
+    for (int z = 0; z < 5; z++)
+      for (int e = 0; e <= 90; e += 30)
+        {
+          terrain_hillshade (h, W, H, a, e, zs[z], out);
+          float lo, hi;
+          terrain_min_max (out, W * H, &lo, &hi);
+          CHECK (! terrain_has_non_finite (out, W * H) && lo >= 0.0f && hi <= 1.0f,
+                 "azimuth %d elevation %d z %g: [%g, %g]", a, e, zs[z], lo, hi);
+        }
+  CHECK (terrain_hillshade_z_scale (512, 256) == 128.0, "default z scale %g",
+         terrain_hillshade_z_scale (512, 256));
+  free (h);
+  free (out);
+}
+
+static double
+seconds (void)
+{
+  struct timespec ts;
+  timespec_get (&ts, TIME_UTC);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void
+print_timing (void)
+{
+  const int side = 1024;
+  float *h = malloc ((size_t) side * side * sizeof (float));
+  float *out = malloc ((size_t) side * side * sizeof (float));
+  for (int i = 0; i < side * side; i++)
+    h[i] = terrain_hash_to_unit (terrain_hash (8, i % side, i / side, 0));
+  const double t0 = seconds ();
+  terrain_hillshade (h, side, side, TERRAIN_HILLSHADE_AZIMUTH, TERRAIN_HILLSHADE_ELEVATION,
+                     terrain_hillshade_z_scale (side, side), out);
+  const double t = seconds () - t0;
+  printf ("  hillshade %dx%d: %.1f ms, %.2f ns/pixel\n", side, side, t * 1e3,
+          t * 1e9 / (side * side));
+  free (h);
+  free (out);
+}
+
+int
+main (void)
+{
+  test_tilted_planes ();
+  test_flat_is_uniform ();
+  test_range ();
+  print_timing ();
+  return CHECK_DONE ("shade");
+}
