@@ -125,6 +125,28 @@ dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
   return rows;
 }
 
+/* Greys out arguments that matter only for some values of a choice. */
+static void
+apply_conditions (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info)
+{
+  for (const TerrainArgCondition *c = info->conditions; c && c->arg; c++)
+    {
+      gchar        **nicks = g_strsplit (c->nicks, " ", -1);
+      GimpValueArray *values = gimp_value_array_new (1);
+      for (gchar **nick = nicks; *nick; nick++)
+        {
+          GValue value = G_VALUE_INIT;
+          g_value_init (&value, G_TYPE_STRING);
+          g_value_set_string (&value, *nick);
+          gimp_value_array_append (values, &value);
+          g_value_unset (&value);
+        }
+      /* The dialog takes `values`. */
+      gimp_procedure_dialog_set_sensitive_if_in (dialog, c->arg, NULL, c->choice_arg, values, TRUE);
+      g_strfreev (nicks);
+    }
+}
+
 gboolean
 terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
                     GimpProcedureConfig *config, GimpDrawable *drawable)
@@ -142,6 +164,7 @@ terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
   GList *rows = dialog_rows (GIMP_PROCEDURE_DIALOG (dialog), info, config);
   gimp_procedure_dialog_fill_list (GIMP_PROCEDURE_DIALOG (dialog), rows);
   g_list_free (rows);
+  apply_conditions (GIMP_PROCEDURE_DIALOG (dialog), info);
 
   gboolean ok = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (dialog));
   g_signal_handlers_disconnect_by_data (config, preview);

@@ -55,5 +55,6 @@ const TerrainProcedureInfo terrain_procedure_circles = {
   TERRAIN_GENERATOR,
   args,
   render,
+  NULL,
   NULL
 };

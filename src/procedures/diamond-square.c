@@ -53,6 +53,11 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
   return terrain_diamond_square (&p, heights, width, height, progress);
 }
 
+static const TerrainArgCondition conditions[] = {
+  { "corner-height", "corners", "fixed" },
+  { NULL, NULL, NULL }
+};
+
 const TerrainProcedureInfo terrain_procedure_diamond_square = {
   "plug-in-terrain-diamond-square",
   N_("Diamond-Square..."),
@@ -67,5 +72,6 @@ const TerrainProcedureInfo terrain_procedure_diamond_square = {
   TERRAIN_GENERATOR,
   args,
   render,
-  NULL
+  NULL,
+  conditions
 };

@@ -43,6 +43,11 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
   return terrain_fault (&p, heights, width, height, progress);
 }
 
+static const TerrainArgCondition conditions[] = {
+  { "wave-size", "profile", "sine cosine" },
+  { NULL, NULL, NULL }
+};
+
 const TerrainProcedureInfo terrain_procedure_fault = {
   "plug-in-terrain-fault",
   N_("Fault Formation..."),
@@ -58,5 +63,6 @@ const TerrainProcedureInfo terrain_procedure_fault = {
   TERRAIN_GENERATOR,
   args,
   render,
-  NULL
+  NULL,
+  conditions
 };

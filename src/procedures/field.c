@@ -67,5 +67,6 @@ const TerrainProcedureInfo terrain_procedure_field = {
   TERRAIN_GENERATOR,
   args,
   render,
-  render_rect
+  render_rect,
+  NULL
 };

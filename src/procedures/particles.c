@@ -63,5 +63,6 @@ const TerrainProcedureInfo terrain_procedure_particles = {
   TERRAIN_GENERATOR,
   args,
   render,
+  NULL,
   NULL
 };

@@ -68,6 +68,15 @@ typedef struct
   const char *text;
 } TerrainArgValue;
 
+/* An argument that matters only while a choice argument has one of some values: the dialog
+ * greys it out otherwise, and the documentation says when it applies. */
+typedef struct
+{
+  const char *arg;
+  const char *choice_arg;
+  const char *nicks; /* space-separated */
+} TerrainArgCondition;
+
 typedef enum
 {
   TERRAIN_GENERATOR, /* writes heights; ignores the layer's content */
@@ -96,6 +105,8 @@ typedef struct
   TerrainStatus (*render_rect) (const TerrainArgValue *values, float *out, int x, int y,
                                 int width, int height, const TerrainProgress *progress,
                                 char *why, size_t why_size);
+
+  const TerrainArgCondition *conditions; /* NULL, or ended by an entry with a NULL arg */
 } TerrainProcedureInfo;
 
 /* Every procedure, ended by NULL. */

@@ -65,6 +65,13 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
   return status;
 }
 
+static const TerrainArgCondition conditions[] = {
+  { "k", "method", "fir" },
+  { "kernel", "method", "matrix" },
+  { "custom-kernel", "kernel", "custom" },
+  { NULL, NULL, NULL }
+};
+
 const TerrainProcedureInfo terrain_procedure_smooth = {
   "plug-in-terrain-smooth",
   N_("Smooth Heightmap..."),
@@ -80,5 +87,6 @@ const TerrainProcedureInfo terrain_procedure_smooth = {
   TERRAIN_FILTER,
   args,
   render,
-  NULL
+  NULL,
+  conditions
 };
