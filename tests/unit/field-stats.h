@@ -1,4 +1,4 @@
-/* Statistics of heightmaps that unit tests assert on (header-only, test code). */
+/* Statistics and comparisons of heightmaps that unit tests assert on (header-only, test code). */
 #ifndef TERRAIN_FIELD_STATS_H
 #define TERRAIN_FIELD_STATS_H
 
@@ -82,6 +82,16 @@ static inline int
 fields_equal (const float *a, const float *b, size_t n)
 {
   return memcmp (a, b, n * sizeof (float)) == 0;
+}
+
+/* Pixels where a and b differ (a NaN counts as differing). */
+static inline size_t
+count_differing (const float *a, const float *b, size_t n)
+{
+  size_t differ = 0;
+  for (size_t i = 0; i < n; i++)
+    differ += a[i] != b[i];
+  return differ;
 }
 
 #endif

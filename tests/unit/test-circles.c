@@ -2,6 +2,7 @@
  * displacement schedule, cancellation and invalid parameters. */
 #include "check.h"
 #include "field-stats.h"
+#include "progress-log.h"
 
 #include "circles.h"
 #include "heightmap.h"
@@ -57,9 +58,7 @@ test_seed_sensitivity (void)
   float *a = render (&p, 129, 129, 0);
   p.seed = 1;
   float *b = render (&p, 129, 129, 0);
-  size_t differ = 0;
-  for (size_t i = 0; i < 129 * 129; i++)
-    differ += a[i] != b[i];
+  size_t differ = count_differing (a, b, 129 * 129);
   CHECK (differ > 129 * 129 * 9 / 10, "seeds 0 and 1 differ in only %zu pixels", differ);
   free (a);
   free (b);
@@ -234,37 +233,19 @@ test_invalid_parameters (void)
   CHECK (terrain_circles (&p, out, 2, 2, NULL) == TERRAIN_OK, "largest diameter");
 }
 
-typedef struct
-{
-  int    calls;
-  double last;
-  int    monotone;
-  double cancel_at;
-} ProgressLog;
-
-static int
-log_progress (void *user, double fraction)
-{
-  ProgressLog *log = user;
-  log->monotone &= fraction >= log->last && fraction <= 1.0;
-  log->last = fraction;
-  log->calls++;
-  return fraction >= log->cancel_at;
-}
-
 static void
 test_progress_and_cancel (void)
 {
   TerrainCircles p;
   terrain_circles_defaults (&p);
   float *out = malloc (512 * 512 * sizeof (float));
-  ProgressLog log = { 0, 0.0, 1, 2.0 };
+  ProgressLog log = progress_log (2.0);
   TerrainProgress progress = { log_progress, &log };
   CHECK (terrain_circles (&p, out, 512, 512, &progress) == TERRAIN_OK, "not finished");
   CHECK (log.calls > 2 && log.monotone && log.last == 1.0,
          "%d reports, monotone %d, last %g", log.calls, log.monotone, log.last);
 
-  ProgressLog cancel = { 0, 0.0, 1, 0.0 };
+  ProgressLog cancel = progress_log (0.0);
   progress.user = &cancel;
   CHECK (terrain_circles (&p, out, 512, 512, &progress) == TERRAIN_CANCELLED, "not cancelled");
   CHECK (cancel.calls == 1, "went on after cancel: %d reports", cancel.calls);

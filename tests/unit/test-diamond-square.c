@@ -1,6 +1,7 @@
 /* Diamond-square: determinism, range, roughness, edge modes, odd sizes. */
 #include "check.h"
 #include "field-stats.h"
+#include "progress-log.h"
 
 #include "diamond-square.h"
 #include "heightmap.h"
@@ -51,9 +52,7 @@ test_seed_sensitivity (void)
   float *a = render (&p, 129, 129);
   p.seed = 1;
   float *b = render (&p, 129, 129);
-  size_t differ = 0;
-  for (size_t i = 0; i < 129 * 129; i++)
-    differ += a[i] != b[i];
+  size_t differ = count_differing (a, b, 129 * 129);
   CHECK (differ > 129 * 129 * 9 / 10, "seeds 0 and 1 differ in only %zu pixels", differ);
   free (a);
   free (b);
@@ -202,13 +201,6 @@ test_invalid_parameters (void)
   CHECK (terrain_diamond_square (&p, out, 0, 2, NULL) == TERRAIN_ERROR_INVALID, "width 0");
   p.corner_height = -0.1;
   CHECK (terrain_diamond_square (&p, out, 2, 2, NULL) == TERRAIN_ERROR_INVALID, "corner height");
-}
-
-static int
-cancel_at_half (void *user, double fraction)
-{
-  (void) user;
-  return fraction >= 0.5;
 }
 
 static void

@@ -2,12 +2,13 @@
  * invariants, cancellation, invalid parameters, and a timing print. */
 #include "check.h"
 #include "field-stats.h"
+#include "progress-log.h"
+#include "timing.h"
 
 #include "fault.h"
 #include "heightmap.h"
 
 #include <stdlib.h>
-#include <time.h>
 
 static float *
 render (const TerrainFault *p, int w, int h)
@@ -115,9 +116,7 @@ test_seed_sensitivity (void)
   float *a = render (&p, 129, 129);
   p.seed = 1;
   float *b = render (&p, 129, 129);
-  size_t differ = 0;
-  for (size_t i = 0; i < 129 * 129; i++)
-    differ += a[i] != b[i];
+  size_t differ = count_differing (a, b, 129 * 129);
   CHECK (differ > 129 * 129 * 9 / 10, "seeds 0 and 1 differ in only %zu pixels", differ);
   free (a);
   free (b);
@@ -353,49 +352,23 @@ test_invalid_parameters (void)
          "zero displacement is a valid flat field");
 }
 
-typedef struct
-{
-  int    calls;
-  double last;
-  int    monotone;
-  double cancel_at;
-} ProgressLog;
-
-static int
-log_progress (void *user, double fraction)
-{
-  ProgressLog *log = user;
-  log->monotone &= fraction >= log->last && fraction <= 1.0;
-  log->last = fraction;
-  log->calls++;
-  return fraction >= log->cancel_at;
-}
-
 static void
 test_progress_and_cancel (void)
 {
   TerrainFault p;
   terrain_fault_defaults (&p);
   float *out = malloc (256 * 256 * sizeof (float));
-  ProgressLog log = { 0, 0.0, 1, 2.0 };
+  ProgressLog log = progress_log (2.0);
   TerrainProgress progress = { log_progress, &log };
   CHECK (terrain_fault (&p, out, 256, 256, &progress) == TERRAIN_OK, "not finished");
   CHECK (log.calls > 2 && log.monotone && log.last == 1.0,
          "%d reports, monotone %d, last %g", log.calls, log.monotone, log.last);
 
-  ProgressLog cancel = { 0, 0.0, 1, 0.0 };
+  ProgressLog cancel = progress_log (0.0);
   progress.user = &cancel;
   CHECK (terrain_fault (&p, out, 256, 256, &progress) == TERRAIN_CANCELLED, "not cancelled");
   CHECK (cancel.calls == 1, "went on after cancel: %d reports", cancel.calls);
   free (out);
-}
-
-static double
-seconds_now (void)
-{
-  struct timespec t;
-  timespec_get (&t, TIME_UTC);
-  return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 static void
@@ -412,9 +385,9 @@ print_timing (void)
       double best = 1e9;
       for (int run = 0; run < 3; run++)
         {
-          double t0 = seconds_now ();
+          double t0 = seconds ();
           terrain_fault (&p, out, 1024, 1024, NULL);
-          double t = seconds_now () - t0;
+          double t = seconds () - t0;
           best = t < best ? t : best;
         }
       printf ("timing: fault %s, 1000 iterations, 1024x1024: %.1f ms (best of 3)\n",

@@ -2,13 +2,14 @@
  * fixed output mapping, roughness and iterations, errors, cancellation, speed. */
 #include "check.h"
 #include "field-stats.h"
+#include "progress-log.h"
+#include "timing.h"
 
 #include "field.h"
 #include "heightmap.h"
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 
 static float *
 render_at (const TerrainField *base, int32_t x, int32_t y, int w, int h)
@@ -86,9 +87,7 @@ test_seed_sensitivity (void)
   float *a = render_at (&p, 0, 0, 129, 129);
   p.seed = 1;
   float *b = render_at (&p, 0, 0, 129, 129);
-  size_t differ = 0;
-  for (size_t i = 0; i < 129 * 129; i++)
-    differ += a[i] != b[i];
+  size_t differ = count_differing (a, b, 129 * 129);
   CHECK (differ > 129 * 129 * 9 / 10, "seeds 0 and 1 differ in only %zu pixels", differ);
   free (a);
   free (b);
@@ -314,46 +313,21 @@ test_invalid_parameters (void)
   CHECK (terrain_field (&p, out, 1, 2, NULL) == TERRAIN_OK, "last column");
 }
 
-typedef struct
-{
-  double last;
-  int    calls, monotonic;
-  double cancel_at;
-} ProgressLog;
-
-static int
-log_progress (void *user, double fraction)
-{
-  ProgressLog *log = user;
-  log->monotonic &= fraction >= log->last && fraction <= 1.0;
-  log->last = fraction;
-  log->calls++;
-  return fraction >= log->cancel_at;
-}
-
 static void
 test_progress_and_cancel (void)
 {
   TerrainField p;
   terrain_field_defaults (&p);
   float *out = malloc (513 * 513 * sizeof (float));
-  ProgressLog log = { 0.0, 0, 1, 2.0 };
+  ProgressLog log = progress_log (2.0);
   TerrainProgress progress = { log_progress, &log };
   CHECK (terrain_field (&p, out, 513, 513, &progress) == TERRAIN_OK, "with progress");
-  CHECK (log.monotonic && log.last == 1.0 && log.calls > 5, "progress: %d calls, last %g",
+  CHECK (log.monotone && log.last == 1.0 && log.calls > 5, "progress: %d calls, last %g",
          log.calls, log.last);
-  log = (ProgressLog) { 0.0, 0, 1, 0.5 };
+  log = progress_log (0.5);
   CHECK (terrain_field (&p, out, 513, 513, &progress) == TERRAIN_CANCELLED, "not cancelled");
   CHECK (log.last < 0.7, "cancel honoured late, at %g", log.last);
   free (out);
-}
-
-static double
-now (void)
-{
-  struct timespec t;
-  timespec_get (&t, TIME_UTC);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 static void
@@ -370,9 +344,9 @@ print_timings (void)
       double best = 1e9;
       for (int run = 0; run < 3; run++)
         {
-          const double t0 = now ();
+          const double t0 = seconds ();
           terrain_field (&p, out, n, n, NULL);
-          const double t = now () - t0;
+          const double t = seconds () - t0;
           best = t < best ? t : best;
         }
       printf ("  %dx%d, iterations 12: %.2f ns/pixel (%.1f ms)\n", n, n,

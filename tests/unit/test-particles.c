@@ -2,6 +2,7 @@
  * roll without drift, caldera, cancel, invalid parameters; prints timings. */
 #include "check.h"
 #include "field-stats.h"
+#include "progress-log.h"
 
 #include "heightmap.h"
 #include "particles.h"
@@ -137,9 +138,7 @@ test_seed_sensitivity (void)
   float *a = render (&p, 128, 128);
   p.seed = 1;
   float *b = render (&p, 128, 128);
-  size_t differ = 0;
-  for (size_t i = 0; i < 128 * 128; i++)
-    differ += a[i] != b[i];
+  size_t differ = count_differing (a, b, 128 * 128);
   CHECK (differ > 128 * 128 / 2, "seeds 0 and 1 differ in only %zu pixels", differ);
   free (a);
   free (b);
@@ -357,14 +356,6 @@ cancel_always (void *user, double fraction)
 }
 
 static int
-cancel_at_half (void *user, double fraction)
-{
-  int *calls = user;
-  ++*calls;
-  return fraction >= 0.5;
-}
-
-static int
 count_calls (void *user, double fraction)
 {
   double *last = user;
@@ -381,10 +372,10 @@ test_progress_and_cancel (void)
   float *out = malloc (256 * 256 * sizeof (float));
   TerrainProgress always = { cancel_always, NULL };
   CHECK (terrain_particles (&p, out, 256, 256, &always) == TERRAIN_CANCELLED, "not cancelled");
-  int calls = 0;
-  TerrainProgress half = { cancel_at_half, &calls };
+  ProgressLog log = progress_log (0.5);
+  TerrainProgress half = { log_progress, &log };
   CHECK (terrain_particles (&p, out, 256, 256, &half) == TERRAIN_CANCELLED, "not cancelled at half");
-  CHECK (calls > 2, "only %d progress calls before half", calls);
+  CHECK (log.calls > 2, "only %d progress calls before half", log.calls);
   double last = 0.0;
   TerrainProgress watch = { count_calls, &last };
   CHECK (terrain_particles (&p, out, 256, 256, &watch) == TERRAIN_OK, "watched run failed");

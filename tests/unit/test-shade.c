@@ -4,10 +4,10 @@
 #include "heightmap.h"
 #include "random.h"
 #include "shade.h"
+#include "timing.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 
 enum { W = 64, H = 48 };
 
@@ -97,14 +97,6 @@ test_range (void)
          terrain_hillshade_z_scale (512, 256));
   free (h);
   free (out);
-}
-
-static double
-seconds (void)
-{
-  struct timespec ts;
-  timespec_get (&ts, TIME_UTC);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static void

@@ -2,14 +2,15 @@
  * matrix kernels and border renormalisation, kernel parsing, robustness, cancel. */
 #include "check.h"
 #include "field-stats.h"
+#include "progress-log.h"
 
 #include "heightmap.h"
 #include "random.h"
 #include "smooth.h"
+#include "timing.h"
 
 #include <float.h>
 #include <stdlib.h>
-#include <time.h>
 
 static float *
 random_field (int w, int h, uint32_t seed)
@@ -426,13 +427,6 @@ typedef struct
 } Trace;
 
 static int
-cancel_at_half (void *user, double fraction)
-{
-  (void) user;
-  return fraction >= 0.5;
-}
-
-static int
 trace (void *user, double fraction)
 {
   Trace *t = user;
@@ -462,14 +456,6 @@ test_progress_and_cancel (void)
              ps[i].method, t.backwards, t.last, t.calls);
       free (f);
     }
-}
-
-static double
-seconds (void)
-{
-  struct timespec ts;
-  timespec_get (&ts, TIME_UTC);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* Informational only: ns per pixel for a whole call with the default 16 iterations. */
