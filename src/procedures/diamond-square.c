@@ -3,7 +3,9 @@
 
 #include "diamond-square.h"
 
-enum { SEED, ROUGHNESS, EDGES, CORNERS, CORNER_HEIGHT };
+#include <stdio.h>
+
+enum { SEED, ROUGHNESS, EDGES, CORNERS, CORNER_HEIGHT, SUBDIVISION, CONVENTION };
 
 static const TerrainChoiceItem edges[] = {
   { "average", N_("Average"), N_("Border points average their 3 neighbours") },
@@ -15,6 +17,21 @@ static const TerrainChoiceItem edges[] = {
 static const TerrainChoiceItem corners[] = {
   { "random", N_("Random"), N_("Corners get random heights") },
   { "fixed",  N_("Fixed"),  N_("Corners sit at the corner height") },
+  { NULL, NULL, NULL }
+};
+
+static const TerrainChoiceItem subdivisions[] = {
+  { "diamond-square", N_("Diamond-square"), N_("Classic: old points stay; faint creases along the axes") },
+  { "square-square",  N_("Square-square"),  N_("Miller 1986: B-spline weights, crease-free and smoother") },
+  { NULL, NULL, NULL }
+};
+
+static const TerrainChoiceItem conventions[] = {
+  { "hurst", N_("Hurst (H)"),
+    N_("Roughness is H: offsets shrink by 2^-H per level (lighthouse3d page, seed 003)") },
+  { "lighthouse-code", N_("Lighthouse3d code"),
+    N_("Roughness r means H = 1/r (larger is rougher), one offset range for both steps of a "
+       "level: the tutorial's shipped mid-point displacement") },
   { NULL, NULL, NULL }
 };
 
@@ -34,6 +51,13 @@ static const TerrainArg args[] = {
   TERRAIN_DOUBLE ("corner-height", N_("Corner height"),
                   N_("Height of the corners when corners is \"fixed\", in output units (0 to 1)"),
                   0.0, 1.0, 0.5),
+  TERRAIN_CHOICE ("subdivision", N_("Subdivision"),
+                  N_("\"diamond-square\" or Miller's crease-free \"square-square\""),
+                  subdivisions, "diamond-square"),
+  TERRAIN_CHOICE ("convention", N_("Roughness convention"),
+                  N_("How roughness is read: \"hurst\" (H) or \"lighthouse-code\" (H = 1/r, "
+                     "r from 0.5 to 2; the lighthouse3d tutorial's mid-point displacement)"),
+                  conventions, "hurst"),
   TERRAIN_ARGS_END
 };
 
@@ -41,12 +65,22 @@ static TerrainStatus
 render (const TerrainArgValue *v, float *heights, int width, int height,
         const TerrainProgress *progress, char *why, size_t why_size)
 {
-  (void) why;
-  (void) why_size;
   TerrainDiamondSquare p;
   terrain_diamond_square_defaults (&p);
   p.seed = (uint32_t) v[SEED].number;
   p.roughness = v[ROUGHNESS].number;
+  p.subdivision = (TerrainSubdivision) v[SUBDIVISION].number;
+  if (v[CONVENTION].number == 1) /* lighthouse-code */
+    {
+      if (p.roughness < 0.5)
+        {
+          snprintf (why, why_size, "roughness %g is below 0.5: with convention "
+                    "\"lighthouse-code\" H = 1/roughness must stay within 2", p.roughness);
+          return TERRAIN_ERROR_INVALID;
+        }
+      p.roughness = 1.0 / p.roughness;
+      p.square_half_step = 0;
+    }
   p.edges = (TerrainEdges) v[EDGES].number;
   p.corners = (TerrainCorners) v[CORNERS].number;
   p.corner_height = v[CORNER_HEIGHT].number;
@@ -68,7 +102,13 @@ const TerrainProcedureInfo terrain_procedure_diamond_square = {
      "uniform in [-r, r]; r shrinks by 2^-H per level (the lighthouse3d page's convention; "
      "the square step between uses 2^-H/2), so H is the Hurst exponent. Random values are a "
      "hash of seed and position: the same seed gives the same bits everywhere. Output fills "
-     "[0, 1]; with fixed corners the corners sit at corner-height and the rest is clamped."),
+     "[0, 1]; with fixed corners the corners sit at corner-height and the rest is clamped. "
+     "subdivision \"square-square\" is Miller's 1986 scheme: each level's points are the "
+     "9/16, 3/16, 3/16, 1/16 weights of the parent cell's corners plus noise, which removes "
+     "diamond-square's creases along the axes (no border rule: average = mirror). "
+     "convention \"lighthouse-code\" reproduces the lighthouse3d tutorial's mid-point "
+     "displacement code: H = 1/roughness and one offset range per level; the tutorial "
+     "page's own convention is the default \"hurst\"."),
   TERRAIN_GENERATOR,
   args,
   render,

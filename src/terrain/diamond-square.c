@@ -1,87 +1,11 @@
 #include "diamond-square.h"
 
 #include "heightmap.h"
-#include "random.h"
+#include "lattice.h"
+#include "square-square.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-/* The lattice: cells_x x cells_y square cells of side `cell` (a power of two); node (i, j)
- * is v[j * nodes_x + i]. A periodic lattice has cells * cell nodes per axis (node n wraps
- * to node 0); a bounded one has one more. */
-typedef struct
-{
-  int    cell, cells_x, cells_y;
-  int    nodes_x, nodes_y;
-  int    periodic;
-  float *v;
-} Lattice;
-
-/* At most this many lattice nodes per layer pixel along an axis: larger coarse cells would
- * waste memory (bounded) or smear the finest detail when resampling (wrap). */
-#define MAX_NODES_PER_PIXEL 1.5
-/* With wrap, a cell that divides both sides exactly is preferred while the coarse grid
- * stays at most this many cells across the shorter side. */
-#define MAX_EXACT_CELLS 8
-
-static int
-largest_power_of_two_at_most (int n)
-{
-  int p = 1;
-  while (p <= n / 2)
-    p *= 2;
-  return p;
-}
-
-static int
-cells_for (int span, int cell)
-{
-  return span > 0 ? (span + cell - 1) / cell : 1;
-}
-
-static void
-plan_lattice (Lattice *l, int width, int height, int periodic)
-{
-  /* Bounded lattices need width-1 x height-1 cells' worth of span, periodic ones width x height. */
-  const int span_x = periodic ? width : width - 1;
-  const int span_y = periodic ? height : height - 1;
-  const int shorter = span_x < span_y ? span_x : span_y;
-  /* A periodic lattice of one cell has a single corner node: its largest scale would have
-   * almost no random freedom (too little large-scale relief). Two cells across at least. */
-  const int widest_cell = periodic ? shorter / 2 : shorter;
-  int cell = largest_power_of_two_at_most (widest_cell > 1 ? widest_cell : 1);
-
-  if (periodic)
-    for (int c = cell; c >= 1 && shorter / c <= MAX_EXACT_CELLS; c /= 2)
-      if (width % c == 0 && height % c == 0)
-        {
-          cell = c;
-          goto planned;
-        }
-  while (cell > 1 && (cells_for (span_x, cell) * cell > MAX_NODES_PER_PIXEL * span_x ||
-                      cells_for (span_y, cell) * cell > MAX_NODES_PER_PIXEL * span_y))
-    cell /= 2;
-
-planned:
-  l->cell = cell;
-  l->periodic = periodic;
-  l->cells_x = cells_for (span_x, cell);
-  l->cells_y = cells_for (span_y, cell);
-  l->nodes_x = l->cells_x * cell + (periodic ? 0 : 1);
-  l->nodes_y = l->cells_y * cell + (periodic ? 0 : 1);
-}
-
-static inline float
-random_offset (uint32_t seed, int i, int j, float amplitude)
-{
-  return amplitude * terrain_hash_to_signed (terrain_hash (seed, i, j, 0));
-}
-
-static inline float *
-row_of (const Lattice *l, int j)
-{
-  return l->v + (size_t) j * l->nodes_x;
-}
 
 /* Diamond step: the centre of every cell of side 2*half gets the mean of its 4 corners. */
 static void
@@ -92,14 +16,14 @@ diamond_step (Lattice *l, int half, uint32_t seed, float amplitude)
   const int end_y = l->periodic ? l->nodes_y : l->nodes_y - 1;
   for (int j = half; j < end_y; j += step)
     {
-      float       *row = row_of (l, j);
-      const float *up = row_of (l, j - half);
-      const float *down = row_of (l, j + half == l->nodes_y ? 0 : j + half);
+      float       *row = lattice_row (l, j);
+      const float *up = lattice_row (l, j - half);
+      const float *down = lattice_row (l, j + half == l->nodes_y ? 0 : j + half);
       for (int i = half; i < end_x; i += step)
         {
           const int right = i + half == l->nodes_x ? 0 : i + half;
           row[i] = 0.25f * (up[i - half] + up[right] + down[i - half] + down[right])
-                   + random_offset (seed, i, j, amplitude);
+                   + lattice_offset (seed, i, j, 0, amplitude);
         }
     }
 }
@@ -128,7 +52,7 @@ border_mean (const Lattice *l, int i, int j, int half, TerrainEdges edges)
           x = i - di[k] * half;
           y = j - dj[k] * half;
         }
-      sum += row_of (l, y)[x];
+      sum += lattice_row (l, y)[x];
       count++;
     }
   return sum / (float) count;
@@ -142,23 +66,23 @@ square_step (Lattice *l, int half, uint32_t seed, float amplitude, TerrainEdges 
   const int nx = l->nodes_x, ny = l->nodes_y, step = 2 * half;
   for (int j = 0; j < ny; j += half)
     {
-      float *row = row_of (l, j);
+      float *row = lattice_row (l, j);
       int    i = (j / half) % 2 ? 0 : half;
       if (j - half >= 0 && j + half < ny)
         {
-          const float *up = row_of (l, j - half);
-          const float *down = row_of (l, j + half);
+          const float *up = lattice_row (l, j - half);
+          const float *down = lattice_row (l, j + half);
           if (i == 0)
             {
-              row[0] = border_mean (l, 0, j, half, edges) + random_offset (seed, 0, j, amplitude);
+              row[0] = border_mean (l, 0, j, half, edges) + lattice_offset (seed, 0, j, 0, amplitude);
               i = step;
             }
           for (; i + half < nx; i += step)
             row[i] = 0.25f * (row[i - half] + row[i + half] + up[i] + down[i])
-                     + random_offset (seed, i, j, amplitude);
+                     + lattice_offset (seed, i, j, 0, amplitude);
         }
       for (; i < nx; i += step)
-        row[i] = border_mean (l, i, j, half, edges) + random_offset (seed, i, j, amplitude);
+        row[i] = border_mean (l, i, j, half, edges) + lattice_offset (seed, i, j, 0, amplitude);
     }
 }
 
@@ -167,43 +91,9 @@ set_corners (Lattice *l, const TerrainDiamondSquare *p)
 {
   for (int j = 0; j < l->nodes_y; j += l->cell)
     for (int i = 0; i < l->nodes_x; i += l->cell)
-      row_of (l, j)[i] = p->corners == TERRAIN_CORNERS_FIXED
+      lattice_row (l, j)[i] = p->corners == TERRAIN_CORNERS_FIXED
                            ? 0.0f
-                           : random_offset (p->seed, i, j, 1.0f);
-}
-
-/* Copies the lattice onto the layer: a crop for bounded lattices and exact periodic ones,
- * a periodic bilinear resample when the period differs from the layer size. */
-static void
-lattice_to_layer (const Lattice *l, float *out, int width, int height)
-{
-  if (! l->periodic || (l->nodes_x == width && l->nodes_y == height))
-    {
-      for (int y = 0; y < height; y++)
-        {
-          const float *src = row_of (l, y);
-          for (int x = 0; x < width; x++)
-            out[(size_t) y * width + x] = src[x];
-        }
-      return;
-    }
-  const double sx = (double) l->nodes_x / width, sy = (double) l->nodes_y / height;
-  for (int y = 0; y < height; y++)
-    {
-      const double v = y * sy;
-      const int    j0 = (int) v, j1 = (j0 + 1) % l->nodes_y;
-      const float  fy = (float) (v - j0);
-      const float *r0 = row_of (l, j0), *r1 = row_of (l, j1);
-      for (int x = 0; x < width; x++)
-        {
-          const double u = x * sx;
-          const int    i0 = (int) u, i1 = (i0 + 1) % l->nodes_x;
-          const float  fx = (float) (u - i0);
-          const float  top = r0[i0] + fx * (r0[i1] - r0[i0]);
-          const float  bottom = r1[i0] + fx * (r1[i1] - r1[i0]);
-          out[(size_t) y * width + x] = top + fy * (bottom - top);
-        }
-    }
+                           : lattice_offset (p->seed, i, j, 0, 1.0f);
 }
 
 /* Fixed corners: scale like min-max normalisation, then shift so the corners (height 0
@@ -229,6 +119,32 @@ terrain_diamond_square_defaults (TerrainDiamondSquare *params)
   params->edges = TERRAIN_EDGES_AVERAGE;
   params->corners = TERRAIN_CORNERS_RANDOM;
   params->corner_height = 0.5;
+  params->subdivision = TERRAIN_SUBDIVISION_DIAMOND_SQUARE;
+  params->square_half_step = 1;
+}
+
+/* Fills a planned, allocated lattice with diamond-square heights (corners at 0 when fixed). */
+static TerrainStatus
+diamond_square_lattice (Lattice *l, const TerrainDiamondSquare *p, const TerrainProgress *progress)
+{
+  set_corners (l, p);
+  const float decay = (float) pow (2.0, -p->roughness);
+  /* Square-step points lie 1/sqrt(2) as far from their parents as diamond-step points
+   * do: their offsets get the half-level factor 2^(-H/2) (Voss's successive random
+   * additions), which keeps the structure-function slope at 2H. */
+  const float square_factor = p->square_half_step ? (float) pow (2.0, -0.5 * p->roughness) : 1.0f;
+  float amplitude = decay;
+  int levels = 0, level = 0;
+  for (int half = l->cell / 2; half >= 1; half /= 2)
+    levels++;
+  for (int half = l->cell / 2; half >= 1; half /= 2, amplitude *= decay)
+    {
+      if (terrain_progress_report (progress, (double) level++ / (levels + 1)))
+        return TERRAIN_CANCELLED;
+      diamond_step (l, half, p->seed, amplitude);
+      square_step (l, half, p->seed, amplitude * square_factor, p->edges);
+    }
+  return TERRAIN_OK;
 }
 
 TerrainStatus
@@ -240,40 +156,24 @@ terrain_diamond_square (const TerrainDiamondSquare *p, float *out, int width, in
     return status;
   if (! (p->roughness >= 0.0 && p->roughness <= 2.0) ||
       ! (p->corner_height >= 0.0 && p->corner_height <= 1.0) ||
-      (unsigned) p->edges > TERRAIN_EDGES_MIRROR || (unsigned) p->corners > TERRAIN_CORNERS_FIXED)
+      (unsigned) p->edges > TERRAIN_EDGES_MIRROR || (unsigned) p->corners > TERRAIN_CORNERS_FIXED ||
+      (unsigned) p->subdivision > TERRAIN_SUBDIVISION_SQUARE_SQUARE)
     return TERRAIN_ERROR_INVALID;
 
+  const int periodic = p->edges == TERRAIN_EDGES_WRAP;
   Lattice l;
-  plan_lattice (&l, width, height, p->edges == TERRAIN_EDGES_WRAP);
-  if ((size_t) l.nodes_x > SIZE_MAX / sizeof (float) / (size_t) l.nodes_y)
-    return TERRAIN_ERROR_NO_MEMORY;
-  l.v = malloc ((size_t) l.nodes_x * l.nodes_y * sizeof (float));
-  if (l.v == NULL)
-    return TERRAIN_ERROR_NO_MEMORY;
-
-  set_corners (&l, p);
-  const float decay = (float) pow (2.0, -p->roughness);
-  const float half_decay = (float) pow (2.0, -0.5 * p->roughness);
-  float amplitude = decay;
-  int levels = 0, level = 0;
-  for (int half = l.cell / 2; half >= 1; half /= 2)
-    levels++;
-  for (int half = l.cell / 2; half >= 1; half /= 2, amplitude *= decay)
+  if (p->subdivision == TERRAIN_SUBDIVISION_SQUARE_SQUARE)
+    status = terrain_square_square_lattice (&l, width, height, periodic, p, progress);
+  else
     {
-      if (terrain_progress_report (progress, (double) level++ / (levels + 1)))
-        {
-          free (l.v);
-          return TERRAIN_CANCELLED;
-        }
-      /* Square-step points lie 1/sqrt(2) as far from their parents as diamond-step
-       * points do: their offsets get the half-level factor 2^(-H/2) (Voss's successive
-       * random additions), which keeps the structure-function slope at 2H. */
-      diamond_step (&l, half, p->seed, amplitude);
-      square_step (&l, half, p->seed, amplitude * half_decay, p->edges);
+      lattice_plan (&l, width, height, periodic);
+      status = lattice_alloc (&l) ? diamond_square_lattice (&l, p, progress) : TERRAIN_ERROR_NO_MEMORY;
     }
-
-  lattice_to_layer (&l, out, width, height);
+  if (status == TERRAIN_OK)
+    lattice_to_layer (&l, out, width, height);
   free (l.v);
+  if (status != TERRAIN_OK)
+    return status;
 
   const size_t n = (size_t) width * height;
   if (p->corners == TERRAIN_CORNERS_FIXED)

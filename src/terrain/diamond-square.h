@@ -13,6 +13,14 @@
  *    (cy*2^k + 1) lattice and crop it. Wrap computes a periodic lattice; when its period is
  *    not the layer size it is resampled periodically (bilinear), so the result tiles at
  *    the layer's exact size.
+ *  - Square-square (Miller, "The Definition and Rendering of Terrain Maps", SIGGRAPH
+ *    1986): every level makes a new grid at twice the resolution whose points are the
+ *    biquadratic B-spline weights 9/16, 3/16, 3/16, 1/16 of the parent cell's corners (the
+ *    nearest corner weighs most), plus an offset of range 2^-(H level) added to every new
+ *    point. It approximates rather than interpolates, so no coarse grid line survives as
+ *    a crease. It has no border rule (every point has a whole parent cell): "average" and
+ *    "mirror" give the same result; "wrap" makes it periodic. The same lattice plan, crop
+ *    or periodic resample, and normalisation as diamond-square apply.
  *  - Output is in [0, 1]: with random corners the min..max range is stretched onto [0, 1];
  *    with fixed corners the relief is scaled the same way and shifted so the corners sit
  *    exactly at corner_height, then clamped (corner height 0 gives flat sea around islands).
@@ -35,6 +43,12 @@ typedef enum
   TERRAIN_CORNERS_FIXED
 } TerrainCorners;
 
+typedef enum
+{
+  TERRAIN_SUBDIVISION_DIAMOND_SQUARE, /* interpolating: old points stay, creases on the axes */
+  TERRAIN_SUBDIVISION_SQUARE_SQUARE   /* Miller 1986: approximating, crease-free */
+} TerrainSubdivision;
+
 typedef struct
 {
   uint32_t       seed;
@@ -42,6 +56,10 @@ typedef struct
   TerrainEdges   edges;
   TerrainCorners corners;
   double         corner_height; /* 0..1, with TERRAIN_CORNERS_FIXED */
+  TerrainSubdivision subdivision;
+  int            square_half_step; /* diamond-square: square-step offsets get 2^(-H/2) more
+                                      decay (default 1); 0 is the lighthouse3d code's MPD,
+                                      one offset range for both steps of a level */
 } TerrainDiamondSquare;
 
 void          terrain_diamond_square_defaults (TerrainDiamondSquare *params);

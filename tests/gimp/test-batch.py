@@ -98,6 +98,10 @@ plain_cases = [
      {"seed": 11, "edges": "mirror", "corners": "fixed", "corner-height": 0.3}),
     ("ds-u16lin", DS, "PRECISION-U16-LINEAR", 128, 128, {"seed": 3, "roughness": 1.4}),
     ("ds-float", DS, "PRECISION-FLOAT-NON-LINEAR", 129, 65, {"seed": 99, "edges": "average"}),
+    ("ds-square-square", DS, "PRECISION-U16-NON-LINEAR", 200, 120,
+     {"seed": 13, "subdivision": "square-square", "edges": "wrap"}),
+    ("ds-lighthouse", DS, "PRECISION-U8-NON-LINEAR", 129, 129,
+     {"seed": 14, "convention": "lighthouse-code", "roughness": 1.25}),
     # Script-Fu replaces an unknown choice by its default, silently (GIMP 3.0.4): documented.
     ("ds-bad-choice", DS, "PRECISION-U16-NON-LINEAR", 64, 64, {"seed": 5, "edges": "bogus"}),
     # Bands: 300 rows are three 128-row bands, written straight from the core.
@@ -245,6 +249,8 @@ failures = [
     ("kernel-zero-sum", "GRAY", "GRAY-IMAGE", "",
      call(SMOOTH, {"method": "matrix", "kernel": "custom", "custom-kernel": "0 1 0 1 -4 1 0 1 0"}),
      "custom-kernel"),
+    ("lighthouse-roughness", "GRAY", "GRAY-IMAGE", "",
+     call(DS, {"convention": "lighthouse-code", "roughness": 0.3}), "lighthouse-code"),
     ("field-range", "GRAY", "GRAY-IMAGE", "", call(FIELD, {"iterations": 31}), "iterations"),
     ("no-drawable", "GRAY", "GRAY-IMAGE", "", call(PROC, {"seed": 4}, target="(vector)"), "exactly one drawable"),
     ("two-drawables", "GRAY", "GRAY-IMAGE", "",

@@ -214,6 +214,105 @@ test_cancel (void)
   free (out);
 }
 
+/* Square-square: deterministic, in range at every size and edge mode, tiles with wrap,
+ * and has no border rule (average == mirror). */
+static void
+test_square_square_basics (void)
+{
+  const int sizes[][2] = { { 1, 1 }, { 2, 2 }, { 3, 40 }, { 257, 129 }, { 300, 200 }, { 256, 256 } };
+  TerrainDiamondSquare p;
+  terrain_diamond_square_defaults (&p);
+  p.subdivision = TERRAIN_SUBDIVISION_SQUARE_SQUARE;
+  p.seed = 44;
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (int e = TERRAIN_EDGES_AVERAGE; e <= TERRAIN_EDGES_MIRROR; e++)
+      {
+        int w = sizes[s][0], h = sizes[s][1];
+        size_t n = (size_t) w * h;
+        p.edges = (TerrainEdges) e;
+        float *a = render (&p, w, h), *b = render (&p, w, h);
+        float lo, hi;
+        terrain_min_max (a, n, &lo, &hi);
+        CHECK (fields_equal (a, b, n), "square-square %dx%d edges %d not deterministic", w, h, e);
+        CHECK (! terrain_has_non_finite (a, n) && lo >= 0.0f && hi <= 1.0f,
+               "square-square %dx%d: range [%g, %g]", w, h, lo, hi);
+        free (a);
+        free (b);
+      }
+  p.edges = TERRAIN_EDGES_AVERAGE;
+  float *average = render (&p, 129, 129);
+  p.edges = TERRAIN_EDGES_MIRROR;
+  float *mirror = render (&p, 129, 129);
+  CHECK (fields_equal (average, mirror, 129 * 129), "square-square has no border rule");
+  TerrainDiamondSquare ds = p;
+  ds.subdivision = TERRAIN_SUBDIVISION_DIAMOND_SQUARE;
+  float *classic = render (&ds, 129, 129);
+  CHECK (count_differing (average, classic, 129 * 129) > 129 * 129 / 2, "square-square is diamond-square");
+  free (average);
+  free (mirror);
+  free (classic);
+
+  p.edges = TERRAIN_EDGES_WRAP;
+  float *a = render (&p, 256, 256);
+  double seam = 0.0, inside = 0.0;
+  for (int y = 0; y < 256; y++)
+    {
+      seam += fabs (a[(size_t) y * 256] - a[(size_t) y * 256 + 255]);
+      inside += fabs (a[(size_t) y * 256 + 128] - a[(size_t) y * 256 + 127]);
+    }
+  CHECK (seam < 1.5 * inside && seam > 0.5 * inside, "square-square wrap seam %g vs inside %g", seam, inside);
+  free (a);
+}
+
+/* Miller 1986: diamond-square creases along the axes; square-square does not. Measured as
+ * axis to diagonal difference energy at equal distances (1 = isotropic). */
+static void
+test_square_square_has_fewer_creases (void)
+{
+  const double hs[] = { 1.0, 1.5 };
+  for (size_t k = 0; k < 2; k++)
+    {
+      double ratio[2] = { 0.0, 0.0 };
+      for (int s = 0; s < 2; s++)
+        {
+          TerrainDiamondSquare p;
+          terrain_diamond_square_defaults (&p);
+          p.roughness = hs[k];
+          p.subdivision = (TerrainSubdivision) s;
+          for (int seed = 0; seed < 3; seed++)
+            {
+              p.seed = seed;
+              float *a = render (&p, 1025, 1025);
+              ratio[s] += axis_to_diagonal_energy (a, 1025, 1025) / 3;
+              free (a);
+            }
+        }
+      printf ("crease ratio (axes / diagonals, 1 = isotropic) at H = %.1f: diamond-square %.4f, "
+              "square-square %.4f\n", hs[k], ratio[0], ratio[1]);
+      CHECK (fabs (ratio[1] - 1.0) < fabs (ratio[0] - 1.0),
+             "H=%g: square-square %g is not closer to 1 than diamond-square %g", hs[k], ratio[1], ratio[0]);
+      CHECK (ratio[0] > 1.02, "H=%g: diamond-square should crease along the axes: %g", hs[k], ratio[0]);
+    }
+}
+
+/* The lighthouse3d code's MPD: one offset range for both steps of a level, i.e. larger
+ * square-step offsets than the default, so a rougher result. */
+static void
+test_lighthouse_code_convention (void)
+{
+  TerrainDiamondSquare p;
+  terrain_diamond_square_defaults (&p);
+  p.seed = 8;
+  float *voss = render (&p, 257, 257);
+  p.square_half_step = 0;
+  float *mpd = render (&p, 257, 257);
+  CHECK (count_differing (voss, mpd, 257 * 257) > 257 * 257 / 2, "square_half_step has no effect");
+  CHECK (mean_abs_gradient (mpd, 257, 257) > mean_abs_gradient (voss, 257, 257),
+         "one range for both steps should be rougher");
+  free (voss);
+  free (mpd);
+}
+
 int
 main (void)
 {
@@ -226,5 +325,8 @@ main (void)
   test_fixed_corners ();
   test_invalid_parameters ();
   test_cancel ();
+  test_square_square_basics ();
+  test_square_square_has_fewer_creases ();
+  test_lighthouse_code_convention ();
   return CHECK_DONE ("diamond-square");
 }

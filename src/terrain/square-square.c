@@ -1,0 +1,95 @@
+#include "square-square.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One axis of a refinement: n parents become 2n - 2 children (bounded: only whole parent
+ * cells) or 2n (periodic). Child c sits in parent cell c/2 at 1/4 (even c) or 3/4 (odd c):
+ * 3/4 of the nearer parent plus 1/4 of the farther. Applied along x then y, this gives
+ * Miller's 9/16, 3/16, 3/16, 1/16. */
+static inline int
+children (int n, int periodic)
+{
+  return periodic ? 2 * n : 2 * n - 2;
+}
+
+static void
+refine_rows (const float *src, int nx, int ny, float *dst, int periodic)
+{
+  const int mx = children (nx, periodic);
+  for (int j = 0; j < ny; j++)
+    {
+      const float *s = src + (size_t) j * nx;
+      float       *d = dst + (size_t) j * mx;
+      for (int c = 0; c < mx; c++)
+        {
+          const int   i = c / 2, next = i + 1 == nx ? 0 : i + 1;
+          const float near = c % 2 ? s[next] : s[i], far = c % 2 ? s[i] : s[next];
+          d[c] = 0.75f * near + 0.25f * far;
+        }
+    }
+}
+
+static void
+refine_columns (const float *src, int nx, int ny, float *dst, int periodic)
+{
+  const int my = children (ny, periodic);
+  for (int c = 0; c < my; c++)
+    {
+      const int    j = c / 2, next = j + 1 == ny ? 0 : j + 1;
+      const float *near = src + (size_t) (c % 2 ? next : j) * nx;
+      const float *far = src + (size_t) (c % 2 ? j : next) * nx;
+      float       *d = dst + (size_t) c * nx;
+      for (int i = 0; i < nx; i++)
+        d[i] = 0.75f * near[i] + 0.25f * far[i];
+    }
+}
+
+TerrainStatus
+terrain_square_square_lattice (Lattice *l, int width, int height, int periodic,
+                               const TerrainDiamondSquare *p, const TerrainProgress *progress)
+{
+  lattice_plan (l, width, height, periodic);
+  int levels = 0;
+  for (int c = l->cell; c > 1; c /= 2)
+    levels++;
+  /* Bounded grids lose a point per side per level: n0 base points per axis end as
+   * cell * (n0 - 2) + 2 >= the layer's side. */
+  int nx = periodic ? l->cells_x : (width > 2 ? (width - 2 + l->cell - 1) / l->cell : 0) + 2;
+  int ny = periodic ? l->cells_y : (height > 2 ? (height - 2 + l->cell - 1) / l->cell : 0) + 2;
+  l->nodes_x = periodic ? nx * l->cell : l->cell * (nx - 2) + 2;
+  l->nodes_y = periodic ? ny * l->cell : l->cell * (ny - 2) + 2;
+  l->v = NULL;
+  if (! lattice_alloc (l))
+    return TERRAIN_ERROR_NO_MEMORY;
+  float *scratch = malloc ((size_t) l->nodes_x * l->nodes_y * sizeof (float));
+  if (scratch == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+
+  for (int j = 0; j < ny; j++)
+    for (int i = 0; i < nx; i++)
+      l->v[(size_t) j * nx + i] = p->corners == TERRAIN_CORNERS_FIXED
+                                    ? 0.0f : lattice_offset (p->seed, i, j, 0, 1.0f);
+
+  const float decay = (float) pow (2.0, -p->roughness);
+  float amplitude = 1.0f;
+  for (int level = 1; level <= levels; level++)
+    {
+      if (terrain_progress_report (progress, (double) (level - 1) / (levels + 1)))
+        {
+          free (scratch);
+          return TERRAIN_CANCELLED;
+        }
+      refine_rows (l->v, nx, ny, scratch, periodic);
+      nx = children (nx, periodic);
+      refine_columns (scratch, nx, ny, l->v, periodic);
+      ny = children (ny, periodic);
+      amplitude *= decay;
+      for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+          l->v[(size_t) j * nx + i] += lattice_offset (p->seed, i, j, (uint32_t) level, amplitude);
+    }
+  free (scratch);
+  return TERRAIN_OK;
+}
