@@ -44,12 +44,12 @@ class GimpSession:
             env["DISPLAY"] = display
         return env
 
-    def command(self, scheme_commands, gui=False, images=()):
+    def command(self, scheme_commands, gui=False, images=(), interpreter="plug-in-script-fu-eval"):
         # GIMP rewrites the gimprc it was given: write it anew for every run.
         with open(self.gimprc, "w") as f:
             f.write(self.gimprc_text)
         cmd = ["gimp-3.0" if gui else "gimp-console-3.0", "-n", "-d", "-f", "-g", self.gimprc,
-               "--batch-interpreter=plug-in-script-fu-eval"]
+               "--batch-interpreter=" + interpreter]
         if gui:
             cmd += ["-s"]
         else:
@@ -62,3 +62,8 @@ class GimpSession:
         """Runs the Scheme commands in one batch session; returns CompletedProcess."""
         return subprocess.run(self.command(scheme_commands), env=self.environment(),
                               capture_output=True, text=True, timeout=timeout)
+
+    def run_python(self, *python_commands, timeout=300):
+        """Runs Python-Fu commands in one batch session (needs the python-eval plug-in)."""
+        return subprocess.run(self.command(python_commands, interpreter="python-fu-eval"),
+                              env=self.environment(), capture_output=True, text=True, timeout=timeout)
