@@ -9,6 +9,7 @@ checks batch exit status 70, the message, and that the layer's pixels did not ch
 usage: test-batch.py PLUGIN_BINARY TERRAIN_RENDER WORKDIR
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -234,6 +235,21 @@ if os.path.exists(path("rgb.ppm")):
     checks.check(max_difference(r, ref) <= 1.01 / 255, "RGB: differs from the core by %g" % max_difference(r, ref))
 else:
     checks.check(False, "RGB case: no export")
+
+# ---------------------------------------------------------------------------------------------
+# Every Script-Fu example in the README runs as written (calls on an image the test makes).
+readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")).read()
+examples = re.findall(r"```scheme\n(.*?)```", readme, re.S)
+readme_scripts = []
+for example in examples:
+    if example.startswith("(plug-in-terrain"):
+        readme_scripts.append(image_script(96, 64, "PRECISION-U16-NON-LINEAR", example))
+    else:
+        readme_scripts.append(example.replace('"height.png"', '"%s"' % path("readme-height.png")))
+result = session.run(*readme_scripts)
+checks.check(len(examples) >= 7, "found only %d Script-Fu examples in the README" % len(examples))
+checks.check(result.returncode == 0, "a README example failed:\n%s" % result.stderr[-2500:])
+checks.check(os.path.exists(path("readme-height.png")), "the README's batch example wrote no PNG")
 
 # ---------------------------------------------------------------------------------------------
 # Failure cases: exit 70, a clear message, and the layer unchanged.

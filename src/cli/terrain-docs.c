@@ -1,0 +1,84 @@
+/* terrain-docs: prints the Markdown reference of every procedure from its descriptor (the
+ * same tables that register the procedures and build their dialogs). The README's
+ * procedure section is this output; build-aux/update-readme splices it in and the unit
+ * test "readme" fails when the README is out of date. */
+#include "procedure-info.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void
+print_range (const TerrainArg *arg)
+{
+  switch (arg->type)
+    {
+    case TERRAIN_ARG_INT:
+      printf ("%.0f … %.0f, default %.0f", arg->min, arg->max, arg->value);
+      break;
+    case TERRAIN_ARG_DOUBLE:
+      printf ("%g … %g, default %g", arg->min, arg->max, arg->value);
+      break;
+    case TERRAIN_ARG_BOOLEAN:
+      printf ("default %s", arg->value != 0.0 ? "TRUE" : "FALSE");
+      break;
+    case TERRAIN_ARG_CHOICE:
+      for (int i = 0; arg->items[i].nick; i++)
+        printf ("%s`\"%s\"`", i ? ", " : "", arg->items[i].nick);
+      printf ("; default `\"%s\"`", arg->text);
+      break;
+    case TERRAIN_ARG_STRING:
+      printf ("default `\"%s\"`", arg->text);
+      break;
+    }
+}
+
+static const char *const type_names[] = { "int", "double", "boolean", "choice", "string" };
+
+/* "only with X "a" or "b"" for arguments that apply to some choices only. */
+static void
+print_condition (const TerrainProcedureInfo *info, const TerrainArg *arg)
+{
+  for (const TerrainArgCondition *c = info->conditions; c && c->arg; c++)
+    if (strcmp (c->arg, arg->name) == 0)
+      printf (" Only with `%s` `%s`.", c->choice_arg, c->nicks);
+}
+
+static void
+print_example (const TerrainProcedureInfo *info)
+{
+  printf ("```scheme\n(%s #:image image #:drawables (vector layer)", info->name);
+  for (const TerrainArg *arg = info->args; arg->name; arg++)
+    {
+      if (arg->type == TERRAIN_ARG_CHOICE || arg->type == TERRAIN_ARG_STRING)
+        printf ("\n  #:%s \"%s\"", arg->name, arg->text);
+      else
+        printf ("\n  #:%s %g", arg->name, arg->value);
+    }
+  printf (")\n```\n\n");
+}
+
+int
+main (void)
+{
+  for (int i = 0; terrain_procedures[i]; i++)
+    {
+      const TerrainProcedureInfo *info = terrain_procedures[i];
+      char label[128];
+      snprintf (label, sizeof label, "%s", info->menu_label);
+      if (strlen (label) > 3 && strcmp (label + strlen (label) - 3, "...") == 0)
+        strcpy (label + strlen (label) - 3, "…");
+      printf ("### %s: \"%s\"\n\n%s.\n\n%s\n\n", info->name, label, info->blurb, info->help);
+      printf ("| argument | type | range | meaning |\n|---|---|---|---|\n");
+      for (const TerrainArg *arg = info->args; arg->name; arg++)
+        {
+          printf ("| `%s` | %s | ", arg->name, type_names[arg->type]);
+          print_range (arg);
+          printf (" | %s.", arg->blurb);
+          print_condition (info, arg);
+          printf (" |\n");
+        }
+      printf ("\nEvery argument, at its default:\n\n");
+      print_example (info);
+    }
+  return 0;
+}

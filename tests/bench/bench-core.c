@@ -1,0 +1,398 @@
+/* Core benchmark: median wall time of every generator and filter, in ns per pixel, and its
+ * ratio to the memory-write floor (a streaming float store into the same, already touched
+ * buffer) measured in the same run. On a shared, noisy machine only the medians and the
+ * ratios mean anything; the project's targets are printed for information and the exit
+ * status ignores them.
+ *
+ *   bench-core [--quick] [--markdown]
+ *     --quick     1024^2 only, 3 repetitions
+ *     --markdown  print the table as Markdown (for the README)
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "circles.h"
+#include "diamond-square.h"
+#include "fault.h"
+#include "field.h"
+#include "particles.h"
+#include "shade.h"
+#include "smooth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef BENCH_BUILD
+#define BENCH_BUILD "built by hand"
+#endif
+
+/* The project's targets (informational). */
+#define TARGET_KERNEL_NS    1.5   /* DS kernels at 4096^2: ns per pixel... */
+#define TARGET_KERNEL_FLOOR 3.0   /* ...and times the floor */
+#define TARGET_FAULT_MS     150.0 /* fault, 1000 iterations at 1024^2 */
+
+typedef enum { TARGET_NONE, TARGET_KERNEL, TARGET_FAULT } Target;
+
+/* A workload renders into out (n * n floats); src is a finished heightmap of the same size
+ * for the filters. In-place filters get a fresh copy of src in out before each run. */
+typedef struct
+{
+  const char *name;
+  int         max_side; /* runs at the sizes up to this one */
+  int         in_place;
+  Target      target;
+  TerrainStatus (*run) (float *out, const float *src, int n);
+} Workload;
+
+static TerrainStatus
+run_ds (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainDiamondSquare p;
+  terrain_diamond_square_defaults (&p);
+  return terrain_diamond_square (&p, out, n, n, NULL);
+}
+
+static TerrainStatus
+run_field (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainField p;
+  terrain_field_defaults (&p);
+  p.iterations = 12;
+  return terrain_field (&p, out, n, n, NULL);
+}
+
+static TerrainStatus
+run_fault (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainFault p;
+  terrain_fault_defaults (&p);
+  p.iterations = 1000;
+  return terrain_fault (&p, out, n, n, NULL);
+}
+
+static TerrainStatus
+run_circles (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainCircles p;
+  terrain_circles_defaults (&p);
+  p.iterations = 1000;
+  return terrain_circles (&p, out, n, n, NULL);
+}
+
+static TerrainStatus
+run_particles (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainParticles p;
+  terrain_particles_defaults (&p);
+  p.particles = 1000000;
+  return terrain_particles (&p, out, n, n, NULL);
+}
+
+static TerrainStatus
+run_smooth (TerrainSmoothMethod method, float *out, int n)
+{
+  TerrainSmooth p;
+  terrain_smooth_defaults (&p);
+  p.method = method;
+  return terrain_smooth (&p, out, n, n, NULL);
+}
+
+static TerrainStatus
+run_laplacian (float *out, const float *src, int n)
+{
+  (void) src;
+  return run_smooth (TERRAIN_SMOOTH_LAPLACIAN, out, n);
+}
+
+static TerrainStatus
+run_fir (float *out, const float *src, int n)
+{
+  (void) src;
+  return run_smooth (TERRAIN_SMOOTH_FIR, out, n);
+}
+
+static TerrainStatus
+run_matrix (float *out, const float *src, int n)
+{
+  (void) src;
+  return run_smooth (TERRAIN_SMOOTH_MATRIX, out, n);
+}
+
+static TerrainStatus
+run_hillshade (float *out, const float *src, int n)
+{
+  terrain_hillshade (src, n, n, TERRAIN_HILLSHADE_AZIMUTH, TERRAIN_HILLSHADE_ELEVATION,
+                     terrain_hillshade_z_scale (n, n), out);
+  return TERRAIN_OK;
+}
+
+static const Workload workloads[] = {
+  { "diamond-square",              8192, 0, TARGET_KERNEL, run_ds },
+  { "field, 12 iterations",        8192, 0, TARGET_KERNEL, run_field },
+  { "fault, 1000 iterations",      1024, 0, TARGET_FAULT,  run_fault },
+  { "circles, 1000 iterations",    1024, 0, TARGET_NONE,   run_circles },
+  { "particles, 1e6 roll",         1024, 0, TARGET_NONE,   run_particles },
+  { "smooth laplacian, 16 it.",    1024, 1, TARGET_NONE,   run_laplacian },
+  { "smooth FIR k=0.5, 16 it.",    1024, 1, TARGET_NONE,   run_fir },
+  { "smooth matrix gauss3, 16 it.", 1024, 1, TARGET_NONE,  run_matrix },
+  { "hillshade",                   8192, 0, TARGET_NONE,   run_hillshade },
+};
+#define N_WORKLOADS (sizeof workloads / sizeof workloads[0])
+#define MAX_REPS    7
+
+typedef struct
+{
+  const char *name;
+  int         side, reps;
+  double      seconds;  /* median */
+  double      floor_ns; /* median floor at this size, ns per pixel */
+  Target      target;
+} Row;
+
+static volatile float sink;
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  const double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+median (double *v, int n)
+{
+  qsort (v, n, sizeof *v, compare_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The memory-write floor: one streaming store per float. The buffer escapes and a value is
+ * read back through a volatile, so the stores cannot be elided. */
+static double
+floor_once (float *buf, int count)
+{
+  const double t0 = now ();
+  for (int i = 0; i < count; i++)
+    buf[i] = (float) i * 0.5f;
+  const double t = now () - t0;
+  sink = buf[count / 3];
+  return t;
+}
+
+/* Runs every workload that fits side; after each repetition the floor is timed once on the
+ * same buffer, so the floor's median is taken over the same stretch of time. */
+static int
+bench_size (int side, int reps, Row *rows)
+{
+  const int    count = side * side;
+  const size_t bytes = (size_t) count * sizeof (float);
+  float *out = malloc (bytes), *src = malloc (bytes);
+  double floor_t[N_WORKLOADS * MAX_REPS], t[MAX_REPS];
+  int nrows = 0, nfloor = 0;
+
+  if (!out || !src)
+    {
+      fprintf (stderr, "bench-core: out of memory at %d^2\n", side);
+      exit (1);
+    }
+  memset (out, 0, bytes);
+  if (run_ds (src, NULL, side) != TERRAIN_OK)
+    return -1;
+
+  for (size_t k = 0; k < N_WORKLOADS; k++)
+    {
+      const Workload *w = &workloads[k];
+      if (side > w->max_side)
+        continue;
+      for (int r = 0; r < reps; r++)
+        {
+          if (w->in_place)
+            memcpy (out, src, bytes);
+          const double t0 = now ();
+          const TerrainStatus status = w->run (out, src, side);
+          t[r] = now () - t0;
+          if (status != TERRAIN_OK)
+            {
+              fprintf (stderr, "bench-core: %s at %d^2: %s\n", w->name, side,
+                       terrain_status_message (status));
+              exit (1);
+            }
+          sink = out[count / 2];
+          floor_t[nfloor++] = floor_once (out, count);
+        }
+      rows[nrows] = (Row) { w->name, side, reps, median (t, reps), 0, w->target };
+      fprintf (stderr, "bench-core: %-30s %5d^2 %10.1f ms\n", w->name, side,
+               rows[nrows].seconds * 1e3);
+      nrows++;
+    }
+
+  const double floor_ns = median (floor_t, nfloor) * 1e9 / count;
+  for (int i = 0; i < nrows; i++)
+    rows[i].floor_ns = floor_ns;
+  free (out);
+  free (src);
+  return nrows;
+}
+
+/* "target met", "target missed by ...", or "" where no target applies at this size. */
+static void
+target_text (const Row *r, char *spec, char *result, size_t size)
+{
+  const double ms = r->seconds * 1e3, ns = r->seconds * 1e9 / ((double) r->side * r->side);
+  const double ratio = ns / r->floor_ns;
+  spec[0] = result[0] = '\0';
+  if (r->target == TARGET_KERNEL && r->side == 4096)
+    {
+      snprintf (spec, size, "<= %.1f ns/px, <= %.0fx floor", TARGET_KERNEL_NS,
+                TARGET_KERNEL_FLOOR);
+      if (ns <= TARGET_KERNEL_NS && ratio <= TARGET_KERNEL_FLOOR)
+        snprintf (result, size, "target met");
+      else if (ns > TARGET_KERNEL_NS && ratio > TARGET_KERNEL_FLOOR)
+        snprintf (result, size, "target missed by %.2f ns/px, floor ratio by %.2f",
+                  ns - TARGET_KERNEL_NS, ratio - TARGET_KERNEL_FLOOR);
+      else if (ns > TARGET_KERNEL_NS)
+        snprintf (result, size, "target missed by %.2f ns/px", ns - TARGET_KERNEL_NS);
+      else
+        snprintf (result, size, "target missed by %.2f floor ratio", ratio - TARGET_KERNEL_FLOOR);
+    }
+  else if (r->target == TARGET_FAULT && r->side == 1024)
+    {
+      snprintf (spec, size, "<= %.0f ms", TARGET_FAULT_MS);
+      if (ms <= TARGET_FAULT_MS)
+        snprintf (result, size, "target met");
+      else
+        snprintf (result, size, "target missed by %.1f ms", ms - TARGET_FAULT_MS);
+    }
+}
+
+static void
+cpu_model (char *model, size_t size)
+{
+  char  line[512];
+  FILE *f = fopen ("/proc/cpuinfo", "r");
+  snprintf (model, size, "unknown CPU");
+  while (f && fgets (line, sizeof line, f))
+    {
+      char *colon = strchr (line, ':');
+      if (colon && strncmp (line, "model name", 10) == 0)
+        {
+          colon += 1 + strspn (colon + 1, " \t");
+          colon[strcspn (colon, "\n")] = '\0';
+          snprintf (model, size, "%s", colon);
+          break;
+        }
+    }
+  if (f)
+    fclose (f);
+}
+
+static void
+print_table (const Row *rows, int n, int markdown, int quick)
+{
+  char cpu[256], date[64], spec[96], result[96];
+  const time_t tnow = time (NULL);
+  cpu_model (cpu, sizeof cpu);
+  strftime (date, sizeof date, "%Y-%m-%d %H:%M %Z", localtime (&tnow));
+#if defined(__clang__)
+  const char *compiler = __VERSION__;
+#elif defined(__GNUC__)
+  const char *compiler = "gcc " __VERSION__;
+#else
+  const char *compiler = "unknown";
+#endif
+
+  if (markdown)
+    printf ("Core benchmark%s: %s, %ld CPUs online; %s; %s; compiler %s. Median wall time; "
+            "\"x floor\" is the ratio to a streaming float store into the same buffer, "
+            "measured in the same run.\n\n"
+            "| Workload | Size | Reps | Median ms | ns/pixel | x floor | Target | Result |\n"
+            "|---|---:|---:|---:|---:|---:|---|---|\n",
+            quick ? " (quick)" : "", cpu, sysconf (_SC_NPROCESSORS_ONLN), date, BENCH_BUILD,
+            compiler);
+  else
+    printf ("# gimp-terrain core benchmark%s\n# CPU: %s (%ld online)\n# date: %s\n"
+            "# build: %s; compiler %s\n"
+            "# median wall time (CLOCK_MONOTONIC); x floor = ratio to a streaming float store "
+            "into the same buffer, same run\n\n"
+            "%-30s %7s %4s %10s %9s %8s  %-27s %s\n",
+            quick ? " (quick)" : "", cpu, sysconf (_SC_NPROCESSORS_ONLN), date, BENCH_BUILD,
+            compiler, "workload", "size", "reps", "median ms", "ns/pixel", "x floor",
+            "target", "result");
+
+  for (int i = 0; i < n; i++)
+    {
+      const Row *r = &rows[i];
+      const double px = (double) r->side * r->side, ns = r->seconds * 1e9 / px;
+      char size[16];
+      snprintf (size, sizeof size, "%d^2", r->side);
+      if (i == 0 || rows[i - 1].side != r->side)
+        {
+          const double floor_ms = r->floor_ns * px * 1e-6;
+          if (markdown)
+            printf ("| memory-write floor | %s | | %.2f | %.3f | 1.00 | | |\n", size,
+                    floor_ms, r->floor_ns);
+          else
+            printf ("%-30s %7s %4s %10.2f %9.3f %8.2f\n", "memory-write floor", size, "",
+                    floor_ms, r->floor_ns, 1.0);
+        }
+      target_text (r, spec, result, sizeof spec);
+      if (markdown)
+        printf ("| %s | %s | %d | %.2f | %.3f | %.2f | %s | %s |\n", r->name, size, r->reps,
+                r->seconds * 1e3, ns, ns / r->floor_ns, spec, result);
+      else if (spec[0])
+        printf ("%-30s %7s %4d %10.2f %9.3f %8.2f  %-27s %s\n", r->name, size, r->reps,
+                r->seconds * 1e3, ns, ns / r->floor_ns, spec, result);
+      else
+        printf ("%-30s %7s %4d %10.2f %9.3f %8.2f\n", r->name, size, r->reps,
+                r->seconds * 1e3, ns, ns / r->floor_ns);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  int quick = 0, markdown = 0;
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--quick") == 0)
+        quick = 1;
+      else if (strcmp (argv[i], "--markdown") == 0)
+        markdown = 1;
+      else
+        {
+          fprintf (stderr, "usage: %s [--quick] [--markdown]\n", argv[0]);
+          return strcmp (argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+
+  static const int sides[] = { 1024, 4096, 8192 }, full_reps[] = { 7, 5, 3 };
+  const int nsides = quick ? 1 : 3;
+  Row rows[3 * N_WORKLOADS];
+  int n = 0;
+  for (int s = 0; s < nsides; s++)
+    {
+      const int got = bench_size (sides[s], quick ? 3 : full_reps[s], rows + n);
+      if (got < 0)
+        {
+          fprintf (stderr, "bench-core: diamond-square failed at %d^2\n", sides[s]);
+          return 1;
+        }
+      n += got;
+    }
+  print_table (rows, n, markdown, quick);
+  return 0;
+}
