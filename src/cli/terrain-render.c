@@ -4,7 +4,8 @@
  *
  * Arguments are the procedure's PDB arguments by name (choices by nick); omitted ones take
  * their defaults, exactly as a Script-Fu keyword call does. OUT.pgm is a 16-bit PGM,
- * OUT.pfm a float PFM. Filters read their heights from --input (8- or 16-bit PGM).
+ * OUT.pfm a float PFM. Filters, and generators with guide=1, read the layer's heights
+ * from --input (8- or 16-bit PGM).
  * The integration tests compare GIMP's pixels against this program's output.
  */
 #include "pnm.h"
@@ -76,10 +77,12 @@ main (int argc, char **argv)
     return fprintf (stderr, "terrain-render: out of memory\n"), 1;
   terrain_arg_defaults (info, values);
 
+  int have_input = 0;
   for (int a = 5; a < argc; a++)
     {
       if (strcmp (argv[a], "--input") == 0 && a + 1 < argc)
         {
+          have_input = 1;
           if (pnm_read_gray (argv[++a], heights, width, height) != 0)
             return fprintf (stderr, "terrain-render: cannot read %s as a %dx%d PGM\n",
                             argv[a], width, height), 1;
@@ -88,6 +91,10 @@ main (int argc, char **argv)
       if (set_argument (info, values, argv[a]) != 0)
         return 2;
     }
+
+  if (terrain_reads_layer (info, values) && ! have_input)
+    return fprintf (stderr, "terrain-render: %s with these arguments reads the layer: "
+                            "give --input IN.pgm\n", info->name), 2;
 
   char why[256] = "";
   TerrainStatus status = info->render (values, heights, width, height, NULL, why, sizeof why);

@@ -37,11 +37,37 @@ render_layer (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   const int height = gimp_drawable_get_height (drawable);
   char why[256] = "";
 
-  if (info->kind == TERRAIN_FILTER)
+  if (terrain_reads_layer (info, values->values))
     terrain_read_heights (drawable, heights);
   TerrainStatus status = info->render (values->values, heights, width, height, progress,
                                        why, sizeof why);
   return check_render (info, status, why, heights, (gsize) width * height, width, height, error);
+}
+
+/* The whole layer's result in *scratch, allocated on first use. */
+static TerrainStatus
+render_scratch (const TerrainProcedureInfo *info, const TerrainArgValues *values,
+                GimpDrawable *drawable, float **scratch, GError **error)
+{
+  const int width = gimp_drawable_get_width (drawable);
+  const int height = gimp_drawable_get_height (drawable);
+  if (*scratch == NULL)
+    *scratch = g_try_new (float, (gsize) width * height);
+  if (*scratch == NULL)
+    return check_render (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0, width, height, error);
+  return render_layer (info, values, drawable, *scratch, NULL, error);
+}
+
+TerrainStatus
+terrain_render_region (const TerrainProcedureInfo *info, const TerrainArgValues *values,
+                       GimpDrawable *drawable, float **scratch, float *out, int x, int y,
+                       int w, int h, GError **error)
+{
+  const int width = gimp_drawable_get_width (drawable);
+  TerrainStatus status = render_scratch (info, values, drawable, scratch, error);
+  for (int row = 0; status == TERRAIN_OK && row < h; row++)
+    memcpy (out + (gsize) row * w, *scratch + (gsize) (y + row) * width + x, (gsize) w * sizeof (float));
+  return status;
 }
 
 TerrainStatus
@@ -52,13 +78,9 @@ terrain_render_samples (const TerrainProcedureInfo *info, const TerrainArgValues
   const int width = gimp_drawable_get_width (drawable);
   const int height = gimp_drawable_get_height (drawable);
 
-  if (info->render_rect == NULL)
+  if (info->render_rect == NULL || terrain_reads_layer (info, values->values))
     {
-      if (*scratch == NULL)
-        *scratch = g_try_new (float, (gsize) width * height);
-      if (*scratch == NULL)
-        return check_render (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0, width, height, error);
-      TerrainStatus status = render_layer (info, values, drawable, *scratch, NULL, error);
+      TerrainStatus status = render_scratch (info, values, drawable, scratch, error);
       if (status == TERRAIN_OK)
         terrain_sample_nearest (*scratch, width, height, samples, pw, ph);
       return status;
@@ -142,7 +164,8 @@ terrain_apply (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   BandWriter writer = { info, values, NULL, width, y, h, TERRAIN_OK, error };
   float *layer = NULL;
   gimp_progress_init (_(info->menu_label));
-  if (info->render_rect == NULL)
+  /* Band by band straight from the core when it can; else the whole layer first. */
+  if (info->render_rect == NULL || terrain_reads_layer (info, values->values))
     {
       TerrainStatus status = terrain_check_size (width, height);
       if (status == TERRAIN_OK && (layer = g_try_new (float, (gsize) width * height)) == NULL)

@@ -15,6 +15,14 @@ TerrainStatus     terrain_render_samples (const TerrainProcedureInfo *info,
                                           float **scratch, float *samples, int pw, int ph,
                                           GError **error);
 
+/* Renders the procedure for the drawable into *scratch (layer-sized, allocated on first
+ * use, reused, caller frees) and copies the layer rectangle x, y, w, h into out: what a
+ * 1:1 preview of that region shows, exactly what OK writes there. */
+TerrainStatus     terrain_render_region (const TerrainProcedureInfo *info,
+                                         const TerrainArgValues *values, GimpDrawable *drawable,
+                                         float **scratch, float *out, int x, int y, int w, int h,
+                                         GError **error);
+
 /* Renders and writes into the drawable (selection honoured, alpha kept, one undo step).
  * The drawable is untouched unless the result is SUCCESS. */
 GimpPDBStatusType terrain_apply (const TerrainProcedureInfo *info,

@@ -19,9 +19,10 @@ typedef struct
   float                      *scratch; /* a full-size result, reused between updates */
 } Preview;
 
-/* Replaces heights by their hillshade when the relief preview is on. */
+/* Replaces heights by their hillshade when the relief preview is on. z_scale: the layer's,
+ * scaled to the preview (heights are in layer units). */
 static void
-shade_if_wanted (GimpProcedureConfig *config, float *samples, int pw, int ph)
+shade_if_wanted (GimpProcedureConfig *config, float *samples, int pw, int ph, double z_scale)
 {
   gboolean relief;
   gdouble  azimuth, elevation;
@@ -30,26 +31,34 @@ shade_if_wanted (GimpProcedureConfig *config, float *samples, int pw, int ph)
   if (! relief)
     return;
   float *shaded = g_new (float, (gsize) pw * ph);
-  terrain_hillshade (samples, pw, ph, azimuth, elevation, terrain_hillshade_z_scale (pw, ph), shaded);
+  terrain_hillshade (samples, pw, ph, azimuth, elevation, z_scale, shaded);
   memcpy (samples, shaded, (gsize) pw * ph * sizeof (float));
   g_free (shaded);
 }
 
-/* Preview pixels are exact samples of the full-size result (apply.c samples it). */
+/* Filters preview 1:1 the visible region of the layer; generators preview the whole layer
+ * scaled. Either way the pixels are exact samples of what OK writes (apply.c). */
 static void
 render_preview (GimpPreview *widget, Preview *p)
 {
   const int width = gimp_drawable_get_width (p->drawable);
-  int pw, ph;
+  const int height = gimp_drawable_get_height (p->drawable);
+  const gboolean one_to_one = p->info->kind == TERRAIN_FILTER;
+  int px = 0, py = 0, pw, ph;
   gimp_preview_get_size (widget, &pw, &ph);
+  if (one_to_one)
+    gimp_preview_get_position (widget, &px, &py);
   if (pw < 1 || ph < 1)
     return;
 
   float *samples = g_new (float, (gsize) pw * ph);
   TerrainArgValues *values = terrain_arg_values_from_config (p->info, p->config);
   GError *error = NULL;
-  TerrainStatus status = terrain_render_samples (p->info, values, p->drawable, &p->scratch,
-                                                 samples, pw, ph, &error);
+  TerrainStatus status =
+    one_to_one ? terrain_render_region (p->info, values, p->drawable, &p->scratch, samples,
+                                        px, py, pw, ph, &error)
+               : terrain_render_samples (p->info, values, p->drawable, &p->scratch, samples,
+                                         pw, ph, &error);
   terrain_arg_values_free (values);
   if (status != TERRAIN_OK)
     {
@@ -57,7 +66,10 @@ render_preview (GimpPreview *widget, Preview *p)
       g_free (samples);
       return;
     }
-  shade_if_wanted (p->config, samples, pw, ph);
+  /* Heights [0, 1] span 1/16 of the layer's size: mountains, not needles, at any zoom. */
+  const double z_scale = terrain_hillshade_z_scale (width, height) / 4.0 *
+                         (one_to_one ? 1.0 : (double) pw / width);
+  shade_if_wanted (p->config, samples, pw, ph, z_scale);
 
   const Babl *format = terrain_float_format (p->drawable);
   const int   channels = babl_format_get_n_components (format);
@@ -65,11 +77,11 @@ render_preview (GimpPreview *widget, Preview *p)
   float      *pixels = g_new (float, (gsize) pw * ph * channels);
   guchar     *bytes = g_new (guchar, (gsize) pw * ph * channels);
 
-  if (colours < channels) /* alpha from the layer, scaled like the preview */
+  if (colours < channels) /* alpha from the layer, at the preview's scale */
     {
       GeglBuffer   *buffer = gimp_drawable_get_buffer (p->drawable);
-      GeglRectangle rect = { 0, 0, pw, ph };
-      gegl_buffer_get (buffer, &rect, (double) pw / width, format, pixels,
+      GeglRectangle rect = { px, py, pw, ph };
+      gegl_buffer_get (buffer, &rect, one_to_one ? 1.0 : (double) pw / width, format, pixels,
                        GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
       g_object_unref (buffer);
     }
@@ -125,12 +137,20 @@ dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
   return rows;
 }
 
-/* Greys out arguments that matter only for some values of a choice. */
+/* Greys out arguments that matter only for some values of a choice (or a boolean). */
 static void
-apply_conditions (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info)
+apply_conditions (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
+                  GimpProcedureConfig *config)
 {
   for (const TerrainArgCondition *c = info->conditions; c && c->arg; c++)
     {
+      int switch_arg = terrain_arg_index (info, c->choice_arg);
+      if (switch_arg >= 0 && info->args[switch_arg].type == TERRAIN_ARG_BOOLEAN)
+        {
+          gimp_procedure_dialog_set_sensitive (dialog, c->arg, TRUE, G_OBJECT (config), c->choice_arg,
+                                               g_strcmp0 (c->nicks, "TRUE") != 0);
+          continue;
+        }
       gchar        **nicks = g_strsplit (c->nicks, " ", -1);
       GimpValueArray *values = gimp_value_array_new (1);
       for (gchar **nick = nicks; *nick; nick++)
@@ -142,7 +162,8 @@ apply_conditions (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info)
           g_value_unset (&value);
         }
       /* The dialog takes `values`. */
-      gimp_procedure_dialog_set_sensitive_if_in (dialog, c->arg, NULL, c->choice_arg, values, TRUE);
+      gimp_procedure_dialog_set_sensitive_if_in (dialog, c->arg, G_OBJECT (config), c->choice_arg,
+                                                 values, TRUE);
       g_strfreev (nicks);
     }
 }
@@ -154,7 +175,10 @@ terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
   Preview p = { info, config, drawable, NULL };
 
   GtkWidget *dialog = gimp_procedure_dialog_new (procedure, config, NULL);
-  GtkWidget *preview = gimp_aspect_preview_new_from_drawable (drawable);
+  /* Filters show the artist's own strokes 1:1; generators the whole layer. */
+  GtkWidget *preview = info->kind == TERRAIN_FILTER
+                         ? gimp_drawable_preview_new_from_drawable (drawable)
+                         : gimp_aspect_preview_new_from_drawable (drawable);
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))),
                       preview, TRUE, TRUE, 0);
   gtk_widget_show (preview);
@@ -164,7 +188,7 @@ terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
   GList *rows = dialog_rows (GIMP_PROCEDURE_DIALOG (dialog), info, config);
   gimp_procedure_dialog_fill_list (GIMP_PROCEDURE_DIALOG (dialog), rows);
   g_list_free (rows);
-  apply_conditions (GIMP_PROCEDURE_DIALOG (dialog), info);
+  apply_conditions (GIMP_PROCEDURE_DIALOG (dialog), info, config);
 
   gboolean ok = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (dialog));
   g_signal_handlers_disconnect_by_data (config, preview);

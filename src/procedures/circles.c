@@ -56,5 +56,6 @@ const TerrainProcedureInfo terrain_procedure_circles = {
   args,
   render,
   NULL,
+  NULL,
   NULL
 };

@@ -4,8 +4,10 @@
 #include "diamond-square.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-enum { SEED, ROUGHNESS, EDGES, CORNERS, CORNER_HEIGHT, SUBDIVISION, CONVENTION };
+enum { SEED, ROUGHNESS, EDGES, CORNERS, CORNER_HEIGHT, SUBDIVISION, CONVENTION, GUIDE, GUIDE_SCALE };
 
 static const TerrainChoiceItem edges[] = {
   { "average", N_("Average"), N_("Border points average their 3 neighbours") },
@@ -58,6 +60,7 @@ static const TerrainArg args[] = {
                   N_("How roughness is read: \"hurst\" (H) or \"lighthouse-code\" (H = 1/r, "
                      "r from 0.5 to 2; the lighthouse3d tutorial's mid-point displacement)"),
                   conventions, "hurst"),
+  TERRAIN_GUIDE_ARGS,
   TERRAIN_ARGS_END
 };
 
@@ -84,11 +87,29 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
   p.edges = (TerrainEdges) v[EDGES].number;
   p.corners = (TerrainCorners) v[CORNERS].number;
   p.corner_height = v[CORNER_HEIGHT].number;
-  return terrain_diamond_square (&p, heights, width, height, progress);
+  if (v[GUIDE].number == 0.0)
+    return terrain_diamond_square (&p, heights, width, height, progress);
+
+  /* heights holds the layer: keep it as the guide while the result overwrites it. */
+  if (p.subdivision != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)
+    {
+      snprintf (why, why_size, "guide works with subdivision \"diamond-square\" only");
+      return TERRAIN_ERROR_INVALID;
+    }
+  float *guide = malloc ((size_t) width * height * sizeof (float));
+  if (guide == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  memcpy (guide, heights, (size_t) width * height * sizeof (float));
+  p.guide = guide;
+  p.guide_scale = (int) v[GUIDE_SCALE].number;
+  TerrainStatus status = terrain_diamond_square (&p, heights, width, height, progress);
+  free (guide);
+  return status;
 }
 
 static const TerrainArgCondition conditions[] = {
   { "corner-height", "corners", "fixed" },
+  { "guide-scale", "guide", "TRUE" },
   { NULL, NULL, NULL }
 };
 
@@ -108,10 +129,14 @@ const TerrainProcedureInfo terrain_procedure_diamond_square = {
      "diamond-square's creases along the axes (no border rule: average = mirror). "
      "convention \"lighthouse-code\" reproduces the lighthouse3d tutorial's mid-point "
      "displacement code: H = 1/roughness and one offset range per level; the tutorial "
-     "page's own convention is the default \"hurst\"."),
+     "page's own convention is the default \"hurst\". With guide, the layer's current "
+     "content is the coarse shape: lattice nodes every guide-scale pixels (rounded down to a "
+     "power of two) take the layer's mean height around them, and only finer levels add "
+     "random detail, scaled by roughness; the result is stretched onto [0, 1]."),
   TERRAIN_GENERATOR,
   args,
   render,
   NULL,
-  conditions
+  conditions,
+  "guide"
 };

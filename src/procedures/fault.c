@@ -64,5 +64,6 @@ const TerrainProcedureInfo terrain_procedure_fault = {
   args,
   render,
   NULL,
-  conditions
+  conditions,
+  NULL
 };

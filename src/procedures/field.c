@@ -5,8 +5,10 @@
 #include "field.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-enum { SEED, ITERATIONS, ROUGHNESS, OFFSET_X, OFFSET_Y };
+enum { SEED, ITERATIONS, ROUGHNESS, OFFSET_X, OFFSET_Y, GUIDE, GUIDE_SCALE };
 
 static const TerrainArg args[] = {
   TERRAIN_SEED_ARG,
@@ -23,21 +25,29 @@ static const TerrainArg args[] = {
   TERRAIN_INT ("offset-y", N_("Offset Y"),
                N_("World y of the layer's top row, in pixels (-1073741824 to 1073741824)"),
                -1073741824, 1073741824, 0),
+  TERRAIN_GUIDE_ARGS,
   TERRAIN_ARGS_END
 };
+
+/* The core's parameters for the layer rectangle starting at (x, y). */
+static void
+set_params (TerrainField *p, const TerrainArgValue *v, int x, int y)
+{
+  terrain_field_defaults (p);
+  p->seed = (uint32_t) v[SEED].number;
+  p->iterations = (int) v[ITERATIONS].number;
+  p->roughness = v[ROUGHNESS].number;
+  /* Offsets are at most 2^30 and layers at most 2^19 wide: the sums fit in int32. */
+  p->offset_x = (int32_t) v[OFFSET_X].number + x;
+  p->offset_y = (int32_t) v[OFFSET_Y].number + y;
+}
 
 static TerrainStatus
 render_rect (const TerrainArgValue *v, float *out, int x, int y, int width, int height,
              const TerrainProgress *progress, char *why, size_t why_size)
 {
   TerrainField p;
-  terrain_field_defaults (&p);
-  p.seed = (uint32_t) v[SEED].number;
-  p.iterations = (int) v[ITERATIONS].number;
-  p.roughness = v[ROUGHNESS].number;
-  /* Offsets are at most 2^30 and layers at most 2^19 wide: the sums fit in int32. */
-  p.offset_x = (int32_t) v[OFFSET_X].number + x;
-  p.offset_y = (int32_t) v[OFFSET_Y].number + y;
+  set_params (&p, v, x, y);
   TerrainStatus status = terrain_field (&p, out, width, height, progress);
   if (status == TERRAIN_ERROR_INVALID)
     snprintf (why, why_size, "the layer at offset (%d, %d) leaves the 32-bit world",
@@ -49,8 +59,32 @@ static TerrainStatus
 render (const TerrainArgValue *v, float *heights, int width, int height,
         const TerrainProgress *progress, char *why, size_t why_size)
 {
-  return render_rect (v, heights, 0, 0, width, height, progress, why, why_size);
+  if (v[GUIDE].number == 0.0)
+    return render_rect (v, heights, 0, 0, width, height, progress, why, why_size);
+
+  /* heights holds the layer, at world (offset-x, offset-y): keep it as the guide while the
+   * result overwrites it. */
+  float *guide = malloc ((size_t) width * height * sizeof (float));
+  if (guide == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  memcpy (guide, heights, (size_t) width * height * sizeof (float));
+  TerrainField p;
+  set_params (&p, v, 0, 0);
+  p.guide = guide;
+  p.guide_width = width;
+  p.guide_height = height;
+  p.guide_x = p.offset_x;
+  p.guide_y = p.offset_y;
+  p.guide_scale = (int) v[GUIDE_SCALE].number;
+  TerrainStatus status = terrain_field (&p, heights, width, height, progress);
+  free (guide);
+  return status;
 }
+
+static const TerrainArgCondition conditions[] = {
+  { "guide-scale", "guide", "TRUE" },
+  { NULL, NULL, NULL }
+};
 
 const TerrainProcedureInfo terrain_procedure_field = {
   "plug-in-terrain-field",
@@ -63,10 +97,15 @@ const TerrainProcedureInfo terrain_procedure_field = {
      "at neighbouring offsets join exactly, bit for bit. The output mapping is fixed, never "
      "data-dependent: v -> 0.5 + v / (6 sigma), clamped to [0, 1], where sigma is the "
      "field's standard deviation computed from roughness and iterations (about 0.15% of "
-     "pixels clamp at small H). Rendered band by band: any layer size in bounded memory."),
+     "pixels clamp at small H). Rendered band by band: any layer size in bounded memory. "
+     "With guide, the layer's current content (at its world position) is the coarse shape: "
+     "the level whose node spacing is guide-scale (rounded down to a power of two, at most "
+     "2^iterations) takes the layer's mean height around each node, and only finer levels "
+     "add detail; guided renders read the whole layer."),
   TERRAIN_GENERATOR,
   args,
   render,
   render_rect,
-  NULL
+  conditions,
+  "guide"
 };

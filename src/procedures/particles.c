@@ -64,5 +64,6 @@ const TerrainProcedureInfo terrain_procedure_particles = {
   args,
   render,
   NULL,
+  NULL,
   NULL
 };

@@ -56,6 +56,15 @@ terrain_choice_id (const TerrainArg *arg, const char *nick)
   return -1;
 }
 
+int
+terrain_reads_layer (const TerrainProcedureInfo *info, const TerrainArgValue *values)
+{
+  if (info->kind == TERRAIN_FILTER)
+    return 1;
+  int guide = info->guide_arg ? terrain_arg_index (info, info->guide_arg) : -1;
+  return guide >= 0 && values[guide].number != 0.0;
+}
+
 void
 terrain_arg_defaults (const TerrainProcedureInfo *info, TerrainArgValue *values)
 {

@@ -53,6 +53,17 @@ typedef struct
   { TERRAIN_ARG_CHOICE, name, label, blurb, 0, 0, 0, default_nick, items }
 #define TERRAIN_STRING(name, label, blurb, value) \
   { TERRAIN_ARG_STRING, name, label, blurb, 0, 0, 0, value, NULL }
+/* Guided generation (guide_arg "guide"), for generators that can follow a painted layer. */
+#define TERRAIN_GUIDE_ARGS                                                                 \
+  TERRAIN_BOOLEAN ("guide", N_("Follow the layer"),                                       \
+                   N_("Use the layer's current content as the coarse shape: features "     \
+                      "larger than guide-scale come from it, finer ones are added"),       \
+                   0),                                                                     \
+  TERRAIN_INT ("guide-scale", N_("Guide scale"),                                          \
+               N_("With guide: the feature size in pixels below which fractal detail is "  \
+                  "added (1 to 65536)"),                                                   \
+               1, 65536, 32)
+
 #define TERRAIN_ARGS_END { 0, NULL, NULL, NULL, 0, 0, 0, NULL, NULL }
 
 /* Arguments several procedures share, declared once. */
@@ -107,6 +118,10 @@ typedef struct
                                 char *why, size_t why_size);
 
   const TerrainArgCondition *conditions; /* NULL, or ended by an entry with a NULL arg */
+
+  /* For generators that can follow the layer's content: the boolean argument that makes
+   * them read it (render then gets the layer's heights in `heights`); NULL otherwise. */
+  const char *guide_arg;
 } TerrainProcedureInfo;
 
 /* Every procedure, ended by NULL. */
@@ -117,6 +132,10 @@ int                         terrain_arg_count (const TerrainProcedureInfo *info)
 int                         terrain_arg_index (const TerrainProcedureInfo *info, const char *name);
 /* The id of `nick` among the argument's choices, or -1. */
 int                         terrain_choice_id (const TerrainArg *arg, const char *nick);
+/* Whether render needs the layer's current heights in its buffer: filters always, guided
+ * generators when their guide argument is on. */
+int                         terrain_reads_layer (const TerrainProcedureInfo *info,
+                                                 const TerrainArgValue *values);
 /* Fills values with every argument's default. */
 void                        terrain_arg_defaults (const TerrainProcedureInfo *info,
                                                   TerrainArgValue *values);

@@ -88,5 +88,6 @@ const TerrainProcedureInfo terrain_procedure_smooth = {
   args,
   render,
   NULL,
-  conditions
+  conditions,
+  NULL
 };

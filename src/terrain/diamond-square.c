@@ -121,13 +121,87 @@ terrain_diamond_square_defaults (TerrainDiamondSquare *params)
   params->corner_height = 0.5;
   params->subdivision = TERRAIN_SUBDIVISION_DIAMOND_SQUARE;
   params->square_half_step = 1;
+  params->guide = NULL;
+  params->guide_scale = 32;
 }
 
-/* Fills a planned, allocated lattice with diamond-square heights (corners at 0 when fixed). */
-static TerrainStatus
-diamond_square_lattice (Lattice *l, const TerrainDiamondSquare *p, const TerrainProgress *progress)
+/* Box means of the guide from a summed-area table: sat[(y) * (w + 1) + x] is the sum over
+ * [0, x) x [0, y). */
+static double *
+summed_area_table (const float *guide, int w, int h)
 {
-  set_corners (l, p);
+  double *sat = calloc ((size_t) (w + 1) * (h + 1), sizeof (double));
+  if (sat == NULL)
+    return NULL;
+  for (int y = 0; y < h; y++)
+    {
+      double row = 0.0;
+      for (int x = 0; x < w; x++)
+        {
+          float g = guide[(size_t) y * w + x];
+          row += g >= 0.0f ? (g <= 1.0f ? g : 1.0f) : 0.0f; /* NaN counts as 0 */
+          sat[(size_t) (y + 1) * (w + 1) + x + 1] = sat[(size_t) y * (w + 1) + x + 1] + row;
+        }
+    }
+  return sat;
+}
+
+static double
+box_mean (const double *sat, int w, int h, int cx, int cy, int size)
+{
+  int x0 = cx - size / 2, y0 = cy - size / 2, x1 = x0 + size, y1 = y0 + size;
+  x0 = x0 < 0 ? 0 : x0;
+  y0 = y0 < 0 ? 0 : y0;
+  x1 = x1 > w ? w : x1;
+  y1 = y1 > h ? h : y1;
+  const size_t s = (size_t) w + 1;
+  double sum = sat[y1 * s + x1] - sat[y0 * s + x1] - sat[y1 * s + x0] + sat[y0 * s + x0];
+  return sum / ((double) (x1 - x0) * (y1 - y0));
+}
+
+/* The layer pixel a lattice node lands on (the inverse of lattice_to_layer's mapping). */
+static int
+node_pixel (const Lattice *l, int i, int nodes, int pixels)
+{
+  if (l->periodic)
+    return (int) ((long long) i * pixels / nodes);
+  return i < pixels ? i : pixels - 1;
+}
+
+/* Sets the nodes every `spacing` from the guide; returns 0 when out of memory. */
+static int
+set_guided_nodes (Lattice *l, const float *guide, int width, int height, int spacing)
+{
+  double *sat = summed_area_table (guide, width, height);
+  if (sat == NULL)
+    return 0;
+  for (int j = 0; j < l->nodes_y; j += spacing)
+    for (int i = 0; i < l->nodes_x; i += spacing)
+      {
+        const int x = node_pixel (l, i, l->nodes_x, width), y = node_pixel (l, j, l->nodes_y, height);
+        lattice_row (l, j)[i] = (float) (2.0 * box_mean (sat, width, height, x, y, spacing) - 1.0);
+      }
+  free (sat);
+  return 1;
+}
+
+/* Fills a planned, allocated lattice with diamond-square heights (corners at 0 when fixed),
+ * from the guide's nodes down when there is a guide. */
+static TerrainStatus
+diamond_square_lattice (Lattice *l, const TerrainDiamondSquare *p, int width, int height,
+                        const TerrainProgress *progress)
+{
+  int top = l->cell; /* spacing of the coarsest nodes already set */
+  if (p->guide)
+    {
+      while (top > 1 && top > p->guide_scale)
+        top /= 2;
+      if (! set_guided_nodes (l, p->guide, width, height, top))
+        return TERRAIN_ERROR_NO_MEMORY;
+    }
+  else
+    set_corners (l, p);
+
   const float decay = (float) pow (2.0, -p->roughness);
   /* Square-step points lie 1/sqrt(2) as far from their parents as diamond-step points
    * do: their offsets get the half-level factor 2^(-H/2) (Voss's successive random
@@ -141,6 +215,8 @@ diamond_square_lattice (Lattice *l, const TerrainDiamondSquare *p, const Terrain
     {
       if (terrain_progress_report (progress, (double) level++ / (levels + 1)))
         return TERRAIN_CANCELLED;
+      if (2 * half > top)
+        continue; /* these nodes came from the guide */
       diamond_step (l, half, p->seed, amplitude);
       square_step (l, half, p->seed, amplitude * square_factor, p->edges);
     }
@@ -157,7 +233,8 @@ terrain_diamond_square (const TerrainDiamondSquare *p, float *out, int width, in
   if (! (p->roughness >= 0.0 && p->roughness <= 2.0) ||
       ! (p->corner_height >= 0.0 && p->corner_height <= 1.0) ||
       (unsigned) p->edges > TERRAIN_EDGES_MIRROR || (unsigned) p->corners > TERRAIN_CORNERS_FIXED ||
-      (unsigned) p->subdivision > TERRAIN_SUBDIVISION_SQUARE_SQUARE)
+      (unsigned) p->subdivision > TERRAIN_SUBDIVISION_SQUARE_SQUARE ||
+      (p->guide && (p->guide_scale < 1 || p->subdivision != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)))
     return TERRAIN_ERROR_INVALID;
 
   const int periodic = p->edges == TERRAIN_EDGES_WRAP;
@@ -167,7 +244,8 @@ terrain_diamond_square (const TerrainDiamondSquare *p, float *out, int width, in
   else
     {
       lattice_plan (&l, width, height, periodic);
-      status = lattice_alloc (&l) ? diamond_square_lattice (&l, p, progress) : TERRAIN_ERROR_NO_MEMORY;
+      status = lattice_alloc (&l) ? diamond_square_lattice (&l, p, width, height, progress)
+                                  : TERRAIN_ERROR_NO_MEMORY;
     }
   if (status == TERRAIN_OK)
     lattice_to_layer (&l, out, width, height);
@@ -176,7 +254,7 @@ terrain_diamond_square (const TerrainDiamondSquare *p, float *out, int width, in
     return status;
 
   const size_t n = (size_t) width * height;
-  if (p->corners == TERRAIN_CORNERS_FIXED)
+  if (p->corners == TERRAIN_CORNERS_FIXED && p->guide == NULL)
     normalize_keeping_corners (out, n, (float) p->corner_height);
   else
     terrain_normalize (out, n);

@@ -21,6 +21,13 @@
  *    a crease. It has no border rule (every point has a whole parent cell): "average" and
  *    "mirror" give the same result; "wrap" makes it periodic. The same lattice plan, crop
  *    or periodic resample, and normalisation as diamond-square apply.
+ *  - Guided generation: with a guide (the layer the user painted), the lattice nodes at the
+ *    spacing s (the largest power of two <= guide_scale) take the guide's mean over an
+ *    s x s box around them, in the same units as random corners (height 0..1 -> -1..1);
+ *    coarser levels are not generated, finer ones add their usual offsets (range
+ *    2^-(H level) counted from the coarsest cell), so detail scales with roughness and
+ *    follows the painted shape. Corners are ignored and the result is stretched onto
+ *    [0, 1]. Diamond-square subdivision only.
  *  - Output is in [0, 1]: with random corners the min..max range is stretched onto [0, 1];
  *    with fixed corners the relief is scaled the same way and shifted so the corners sit
  *    exactly at corner_height, then clamped (corner height 0 gives flat sea around islands).
@@ -60,6 +67,9 @@ typedef struct
   int            square_half_step; /* diamond-square: square-step offsets get 2^(-H/2) more
                                       decay (default 1); 0 is the lighthouse3d code's MPD,
                                       one offset range for both steps of a level */
+  const float   *guide;         /* NULL, or width x height heights in [0, 1]: the coarse shape */
+  int            guide_scale;   /* pixels (>= 1): with a guide, lattice levels whose spacing is
+                                   at least this come from the guide, finer ones add detail */
 } TerrainDiamondSquare;
 
 void          terrain_diamond_square_defaults (TerrainDiamondSquare *params);

@@ -163,10 +163,10 @@ level_zero (float *v, Rect r, uint32_t seed)
         terrain_hash (seed, (int32_t) (r.x0 + i), (int32_t) (r.y0 + j), 0));
 }
 
-/* Scratch for computing levels 0 .. levels-1 of rects (level k lives in buffer[k & 1],
- * the next level is written by the caller), plus the diamonds and column hashes of one
- * refinement. Each buffer is sized for its own levels, so level N-1 (a quarter of the
- * output) dominates: about half the output's size in all. */
+/* Scratch for computing levels first .. levels-1 of rects (first is 0, or the guided level;
+ * level k lives in buffer[k & 1], the next level is written by the caller), plus the
+ * diamonds and column hashes of one refinement. Each buffer is sized for its own levels,
+ * so level N-1 (a quarter of the output) dominates: about half the output's size in all. */
 typedef struct
 {
   float    *buffer[2];
@@ -184,10 +184,10 @@ scratch_free (Scratch *s)
 }
 
 static TerrainStatus
-scratch_alloc (Scratch *s, const Rect *rects, int levels)
+scratch_alloc (Scratch *s, const Rect *rects, int first, int levels)
 {
-  size_t nodes[2] = { 1, 1 }, diamonds = 0, columns = 0;
-  for (int k = 0; k < levels; k++)
+  size_t nodes[2] = { 1, 1 }, diamonds = 1, columns = 1;
+  for (int k = first; k < levels; k++)
     {
       const size_t w = (size_t) rect_width (rects[k]), h = (size_t) rect_height (rects[k]);
       if (w > SIZE_MAX / sizeof (float) / h)
@@ -268,7 +268,7 @@ field_sigma (const TerrainField *p, double *sigma)
   for (int k = WEIGHT_LEVELS; k > 0; k--)
     rects[k - 1] = parent_rect (rects[k]);
   Scratch       s;
-  TerrainStatus status = scratch_alloc (&s, rects, WEIGHT_LEVELS + 1);
+  TerrainStatus status = scratch_alloc (&s, rects, 0, WEIGHT_LEVELS + 1);
   if (status != TERRAIN_OK)
     return status;
   double e[WEIGHT_LEVELS + 1], f[WEIGHT_LEVELS + 1];
@@ -291,8 +291,234 @@ field_sigma (const TerrainField *p, double *sigma)
 /* Output mapping: this many standard deviations either side of 0 fill [0, 1]. */
 #define OUTPUT_SIGMAS 3.0
 
-/* Rows per progress report (and per cancellation check) on the last level. */
+/* Rows per progress report (and per cancellation check) on the last level, on the guided
+ * level and on the guide's integral image. */
 #define BAND_ROWS 64
+
+/* ---- Guided generation ----
+ *
+ * The guided level (node spacing s = 2^shift) takes, at node world (X, Y), the mean of the
+ * guide over the s x s box centred on the node. For s >= 2 a box of even side has no pixel
+ * at its centre: "centred" is taken literally, the continuous box [X - s/2, X + s/2] which
+ * covers the pixels X - s/2 and X + s/2 by half. Its weights, (1/2, 1, ..., 1, 1/2) along
+ * each axis, are the mean of the two pixel boxes [X - s/2, X + s/2 - 1] and
+ * [X - s/2 + 1, X + s/2], so the node value is the mean of four s x s pixel-box means. For
+ * s = 1 it is the pixel itself. Positions outside the guide read its nearest edge pixel.
+ *
+ * Guide values are clamped into [0, 1] when read (NaN reads as 0) and quantised to
+ * multiples of 2^-24 (below float resolution near 1), and the integral image holds exact
+ * int64 sums of those integers: any rectangle's sum is exact whatever part of the guide
+ * the table was built over, so a node's value does not depend on the rendered rectangle
+ * and bands stay bit-identical. (A double table would round differently with a different
+ * origin.) Sums stay below 2^24 x guide pixels, exact for guides below 2^39 pixels. */
+#define GUIDE_ONE ((int64_t) 1 << 24)
+
+static inline int64_t
+guide_quantise (float v)
+{
+  if (! (v > 0.0f))
+    return 0; /* also NaN and -inf */
+  if (v >= 1.0f)
+    return GUIDE_ONE;
+  return (int64_t) ((double) v * (double) GUIDE_ONE + 0.5);
+}
+
+/* Integral image of guide pixels [gx0, gx0 + w) x [gy0, gy0 + h) (guide coordinates). */
+typedef struct
+{
+  int64_t *sum; /* (w + 1) x (h + 1); sum[(j) * (w + 1) + i] = pixels left of i, above j */
+  int64_t  gx0, gy0;
+  int      w, h;
+} GuideTable;
+
+/* Sum of table pixels [c0, c1] x [r0, r1] (table coordinates), exact. */
+static inline int64_t
+guide_rect_sum (const GuideTable *t, int c0, int c1, int r0, int r1)
+{
+  const size_t  stride = (size_t) t->w + 1;
+  const int64_t *top = t->sum + (size_t) r0 * stride;
+  const int64_t *bottom = t->sum + (size_t) (r1 + 1) * stride;
+  return (bottom[c1 + 1] - bottom[c0]) - (top[c1 + 1] - top[c0]);
+}
+
+/* A run of table columns (or rows) [c0, c1], each counted `weight` times. */
+typedef struct
+{
+  int    c0, c1;
+  double weight;
+} GuideRun;
+
+/* Guide positions [a, b] (guide coordinates, a <= b) clamped into [0, n - 1], as at most 3
+ * runs in table coordinates (table origin `origin`): the part before the guide piles onto
+ * its first pixel, the part after it onto its last. */
+static int
+guide_runs (int64_t a, int64_t b, int64_t n, int64_t origin, GuideRun runs[3])
+{
+  int count = 0;
+  if (a < 0)
+    runs[count++] = (GuideRun) { (int) (0 - origin), (int) (0 - origin),
+                                 (double) ((b < -1 ? b : -1) - a + 1) };
+  const int64_t lo = a > 0 ? a : 0, hi = b < n - 1 ? b : n - 1;
+  if (lo <= hi)
+    runs[count++] = (GuideRun) { (int) (lo - origin), (int) (hi - origin), 1.0 };
+  if (b > n - 1)
+    runs[count++] = (GuideRun) { (int) (n - 1 - origin), (int) (n - 1 - origin),
+                                 (double) (b - (a > n ? a : n) + 1) };
+  return count;
+}
+
+static inline int64_t
+clamp64 (int64_t v, int64_t lo, int64_t hi)
+{
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Runs of the two pixel boxes of every node of one axis (shift >= 1): node i of
+ * [i0, i0 + count) sits at guide position i * s - world_origin; its boxes are
+ * [x - s/2, x + s/2 - 1] and [x - s/2 + 1, x + s/2]. runs[(i * 2 + box) * 3 ..] holds
+ * nruns[i * 2 + box] runs. */
+static void
+guide_axis (int64_t i0, int count, int shift, int64_t world_origin, int64_t n,
+            int64_t origin, GuideRun *runs, int *nruns)
+{
+  const int64_t s = (int64_t) 1 << shift, h = s / 2;
+  for (int i = 0; i < count; i++)
+    {
+      const int64_t x = (i0 + i) * s - world_origin;
+      for (int box = 0; box < 2; box++)
+        nruns[i * 2 + box] = guide_runs (x - h + box, x + h - 1 + box, n, origin,
+                                         runs + (size_t) (i * 2 + box) * 3);
+    }
+}
+
+/* The part of the guide that the boxes of the guided level's nodes r read: from the first
+ * node's box to the last one's, clamped to the guide. At most the guide, and at most the
+ * rendered rectangle plus a margin of about 2.5 x 2^shift on each side (for shift 0 no
+ * table is built). */
+static GuideTable
+guide_extent (const TerrainField *p, int shift, Rect r)
+{
+  const int64_t s = (int64_t) 1 << shift, h = shift > 0 ? s / 2 : 0;
+  const int64_t gw = p->guide_width, gh = p->guide_height;
+  GuideTable    t;
+  t.sum = NULL;
+  t.gx0 = clamp64 (r.x0 * s - p->guide_x - h, 0, gw - 1);
+  t.gy0 = clamp64 (r.y0 * s - p->guide_y - h, 0, gh - 1);
+  t.w = (int) (clamp64 (r.x1 * s - p->guide_x + h, 0, gw - 1) - t.gx0 + 1);
+  t.h = (int) (clamp64 (r.y1 * s - p->guide_y + h, 0, gh - 1) - t.gy0 + 1);
+  return t;
+}
+
+/* Computes the guided level on r (node coordinates of spacing 2^shift) into v, in raw
+ * field units: (box mean - 0.5) * six_sigma. The integral image covers only
+ * guide_extent (). Progress runs from *done towards total. */
+static TerrainStatus
+guide_level (const TerrainField *p, int shift, Rect r, float *v, double six_sigma,
+             const TerrainProgress *progress, double *done, double total)
+{
+  const int64_t s = (int64_t) 1 << shift;
+  const int64_t gw = p->guide_width, gh = p->guide_height;
+  const int     rw = rect_width (r), rh = rect_height (r);
+
+  if (shift == 0)
+    {
+      /* Spacing 1: each node is its own pixel (the same value the table would give, with
+       * no table). */
+      for (int j = 0; j < rh; j++)
+        {
+          if (j % BAND_ROWS == 0 && terrain_progress_report (progress, *done / total))
+            return TERRAIN_CANCELLED;
+          const int64_t gy = clamp64 (r.y0 + j - p->guide_y, 0, gh - 1);
+          const float  *g = p->guide + (size_t) gy * (size_t) gw;
+          for (int i = 0; i < rw; i++)
+            {
+              const int64_t gx = clamp64 (r.x0 + i - p->guide_x, 0, gw - 1);
+              const double  mean = (double) guide_quantise (g[gx]) * (1.0 / (double) GUIDE_ONE);
+              v[(size_t) j * rw + i] = (float) ((mean - 0.5) * six_sigma);
+            }
+          *done += rw;
+        }
+      return TERRAIN_OK;
+    }
+
+  GuideTable t = guide_extent (p, shift, r);
+
+  const size_t stride = (size_t) t.w + 1;
+  if (stride > SIZE_MAX / sizeof (int64_t) / ((size_t) t.h + 1) ||
+      (size_t) rw > SIZE_MAX / 6 / sizeof (GuideRun) ||
+      (size_t) rh > SIZE_MAX / 6 / sizeof (GuideRun))
+    return TERRAIN_ERROR_NO_MEMORY;
+  t.sum = malloc (stride * ((size_t) t.h + 1) * sizeof (int64_t));
+  GuideRun *xruns = malloc ((size_t) rw * 6 * sizeof (GuideRun));
+  GuideRun *yruns = malloc ((size_t) rh * 6 * sizeof (GuideRun));
+  int      *xn = malloc ((size_t) rw * 2 * sizeof (int));
+  int      *yn = malloc ((size_t) rh * 2 * sizeof (int));
+  TerrainStatus status = TERRAIN_OK;
+  if (! t.sum || ! xruns || ! yruns || ! xn || ! yn)
+    {
+      status = TERRAIN_ERROR_NO_MEMORY;
+      goto done_level;
+    }
+
+  for (size_t i = 0; i < stride; i++)
+    t.sum[i] = 0;
+  for (int j = 0; j < t.h; j++)
+    {
+      if (j % BAND_ROWS == 0 && terrain_progress_report (progress, *done / total))
+        {
+          status = TERRAIN_CANCELLED;
+          break;
+        }
+      const float   *g = p->guide + (size_t) (t.gy0 + j) * (size_t) gw + (size_t) t.gx0;
+      const int64_t *above = t.sum + (size_t) j * stride;
+      int64_t       *row = t.sum + (size_t) (j + 1) * stride, run = 0;
+      row[0] = 0;
+      for (int i = 0; i < t.w; i++)
+        {
+          run += guide_quantise (g[i]);
+          row[i + 1] = above[i + 1] + run;
+        }
+      *done += t.w;
+    }
+
+  guide_axis (r.x0, rw, shift, p->guide_x, gw, t.gx0, xruns, xn);
+  guide_axis (r.y0, rh, shift, p->guide_y, gh, t.gy0, yruns, yn);
+  /* Mean of 2 x 2 box sums of s x s pixels of values scaled by GUIDE_ONE (a power of two:
+   * exact). */
+  const double norm = 1.0 / (4.0 * (double) s * (double) s * (double) GUIDE_ONE);
+  for (int j = 0; j < rh && status == TERRAIN_OK; j++)
+    {
+      if (j % BAND_ROWS == 0 && terrain_progress_report (progress, *done / total))
+        {
+          status = TERRAIN_CANCELLED;
+          break;
+        }
+      for (int i = 0; i < rw; i++)
+        {
+          double sum = 0.0;
+          for (int by = 0; by < 2; by++)
+            for (int bx = 0; bx < 2; bx++)
+              {
+                const GuideRun *ys = yruns + (size_t) (j * 2 + by) * 3;
+                const GuideRun *xs = xruns + (size_t) (i * 2 + bx) * 3;
+                for (int m = 0; m < yn[j * 2 + by]; m++)
+                  for (int k = 0; k < xn[i * 2 + bx]; k++)
+                    sum += ys[m].weight * xs[k].weight *
+                           (double) guide_rect_sum (&t, xs[k].c0, xs[k].c1, ys[m].c0, ys[m].c1);
+              }
+          v[(size_t) j * rw + i] = (float) ((sum * norm - 0.5) * six_sigma);
+        }
+      *done += rw;
+    }
+
+done_level:
+  free (t.sum);
+  free (xruns);
+  free (yruns);
+  free (xn);
+  free (yn);
+  return status;
+}
 
 void
 terrain_field_defaults (TerrainField *params)
@@ -302,6 +528,12 @@ terrain_field_defaults (TerrainField *params)
   params->roughness = 1.0;
   params->offset_x = 0;
   params->offset_y = 0;
+  params->guide = NULL;
+  params->guide_width = 0;
+  params->guide_height = 0;
+  params->guide_x = 0;
+  params->guide_y = 0;
+  params->guide_scale = 32;
 }
 
 TerrainStatus
@@ -315,6 +547,8 @@ terrain_field (const TerrainField *p, float *out, int width, int height,
       ! (p->roughness >= 0.0 && p->roughness <= 2.0) ||
       (int64_t) p->offset_x + width - 1 > INT32_MAX ||
       (int64_t) p->offset_y + height - 1 > INT32_MAX)
+    return TERRAIN_ERROR_INVALID;
+  if (p->guide && (p->guide_width < 1 || p->guide_height < 1 || p->guide_scale < 1))
     return TERRAIN_ERROR_INVALID;
 
   double sigma;
@@ -330,18 +564,48 @@ terrain_field (const TerrainField *p, float *out, int width, int height,
   for (int k = levels; k > 0; k--)
     rects[k - 1] = parent_rect (rects[k]);
 
+  /* Guided: level `first` (spacing 2^shift, the largest power of two <= guide_scale and
+   * <= 2^N) comes from the guide; the levels above it are not computed. */
+  int first = 0, shift = 0;
+  if (p->guide)
+    {
+      while (shift < levels && ((int64_t) 2 << shift) <= p->guide_scale)
+        shift++;
+      first = levels - shift;
+    }
+
   Scratch s;
-  status = scratch_alloc (&s, rects, levels);
+  status = scratch_alloc (&s, rects, first, levels);
   if (status != TERRAIN_OK)
     return status;
 
-  /* Progress counts refined nodes; the last level is most of them. */
+  /* Progress counts refined nodes (and, guided, guide nodes and integral-image pixels, at
+   * most about the rectangle's size); the last level is most of them. */
   double total = 0.0, done = 0.0;
-  for (int k = 1; k <= levels; k++)
+  for (int k = first + 1; k <= levels; k++)
     total += (double) rect_width (rects[k]) * rect_height (rects[k]);
+  if (p->guide)
+    {
+      const GuideTable t = guide_extent (p, shift, rects[first]);
+      total += (double) rect_width (rects[first]) * rect_height (rects[first]) +
+               (shift > 0 ? (double) t.w * t.h : 0.0);
+    }
 
-  level_zero (s.buffer[0], rects[0], p->seed);
-  for (int k = 1; k <= levels && status == TERRAIN_OK; k++)
+  if (! p->guide)
+    level_zero (s.buffer[0], rects[0], p->seed);
+  else
+    {
+      float *v = first == levels ? out : s.buffer[first & 1];
+      status = guide_level (p, shift, rects[first], v, 2.0 * OUTPUT_SIGMAS * sigma, progress,
+                            &done, total);
+      if (status == TERRAIN_OK && first == levels)
+        for (size_t i = 0; i < (size_t) width * height; i++)
+          {
+            const float o = 0.5f + v[i] * scale;
+            v[i] = o < 0.0f ? 0.0f : o > 1.0f ? 1.0f : o;
+          }
+    }
+  for (int k = first + 1; k <= levels && status == TERRAIN_OK; k++)
     {
       const int last = k == levels, ch = rect_height (rects[k]), cw = rect_width (rects[k]);
       Level l = { s.buffer[(k - 1) & 1], rects[k - 1], last ? out : s.buffer[k & 1], rects[k],

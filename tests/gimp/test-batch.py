@@ -133,21 +133,27 @@ scripts.append(image_script(256, 128, "PRECISION-U16-NON-LINEAR",
 scripts.append(image_script(128, 128, "PRECISION-U16-NON-LINEAR",
                             call(FIELD, dict(FIELD_ARGS, **{"offset-x": 128})) + save("field-right.pgm")))
 
-# Smoothing a painted layer: the input is exported first, and the core smooths that file.
-# (name, precision, arguments, selection or None)
-smooth_cases = [
-    ("smooth-laplacian-u16", "PRECISION-U16-NON-LINEAR", {"method": "laplacian", "iterations": 8}, None),
-    ("smooth-fir-u8", "PRECISION-U8-NON-LINEAR", {"method": "fir", "k": 0.6, "iterations": 2}, None),
-    ("smooth-matrix-u16", "PRECISION-U16-NON-LINEAR",
+# Procedures that read the layer: its content is exported first, and the core works on that file.
+ROUGH = call(DS, {"seed": 17, "roughness": 0.4})
+BLOB = ("(gimp-context-set-feather TRUE)(gimp-context-set-feather-radius 30 30)"
+        "(gimp-image-select-ellipse image CHANNEL-OP-REPLACE 30 20 60 50)"
+        "(gimp-drawable-edit-fill layer FILL-WHITE)(gimp-selection-none image)")
+# (name, procedure, precision, preparation, arguments, selection or None)
+layer_cases = [
+    ("smooth-laplacian-u16", SMOOTH, "PRECISION-U16-NON-LINEAR", ROUGH, {"method": "laplacian", "iterations": 8}, None),
+    ("smooth-fir-u8", SMOOTH, "PRECISION-U8-NON-LINEAR", ROUGH, {"method": "fir", "k": 0.6, "iterations": 2}, None),
+    ("smooth-matrix-u16", SMOOTH, "PRECISION-U16-NON-LINEAR", ROUGH,
      {"method": "matrix", "kernel": "custom", "custom-kernel": "1,2,1, 2,4,2, 1,2,1", "iterations": 3},
      (20, 10, 60, 40)),
+    ("guided-ds-u16", DS, "PRECISION-U16-NON-LINEAR", BLOB, {"seed": 3, "guide": 1, "guide-scale": 16}, None),
+    ("guided-field-u16", FIELD, "PRECISION-U16-NON-LINEAR", BLOB,
+     {"seed": 4, "guide": 1, "guide-scale": 16, "iterations": 7, "offset-x": 50}, None),
 ]
-for name, precision, args, selection in smooth_cases:
+for name, procedure, precision, preparation, args, selection in layer_cases:
     select = ("(gimp-image-select-rectangle image CHANNEL-OP-REPLACE %d %d %d %d)" % selection
               if selection else "")
-    scripts.append(image_script(128, 96, precision,
-                                call(DS, {"seed": 17, "roughness": 0.4}) + save("%s-input.pgm" % name) +
-                                select + call(SMOOTH, args) + save("%s.pgm" % name)))
+    scripts.append(image_script(128, 96, precision, preparation + save("%s-input.pgm" % name) +
+                                select + call(procedure, args) + save("%s.pgm" % name)))
 
 SEL = (40, 30, 100, 50)
 scripts.append(image_script(256, 128, "PRECISION-U16-NON-LINEAR",
@@ -185,22 +191,31 @@ if checks.check(os.path.exists(path("field-right.pgm")), "field overlap: no expo
     checks.check(all(wide[y * 256 + 128 + x] == right[y * 128 + x] for y in range(128) for x in range(128)),
                  "field: layers at offsets 0 and 128 differ where they overlap")
 
-for name, precision, args, selection in smooth_cases:
+for name, procedure, precision, preparation, args, selection in layer_cases:
     if not checks.check(os.path.exists(path("%s.pgm" % name)), "%s: no export" % name):
         continue
     before = read_pnm(path("%s-input.pgm" % name))[2][0]
     got = read_pnm(path("%s.pgm" % name))[2][0]
     out = path("ref-%s.pgm" % name)
-    subprocess.run([renderer, SMOOTH, "128", "96", out, "--input", path("%s-input.pgm" % name)] +
+    subprocess.run([renderer, procedure, "128", "96", out, "--input", path("%s-input.pgm" % name)] +
                    ["%s=%s" % kv for kv in args.items()], check=True)
     ref = read_pnm(out)[2][0]
     inside = rectangle(128, *selection) if selection else range(128 * 96)
     excess = worst_excess([got[i] for i in inside], [ref[i] for i in inside], QUANT[precision], False)
     checks.check(excess <= 0.0, "%s: |GIMP - core| exceeds one step by %g" % (name, excess))
-    checks.check(max_difference(got, before, inside) > 2 * QUANT[precision], "%s: nothing was smoothed" % name)
+    checks.check(max_difference(got, before, inside) > 2 * QUANT[precision], "%s: the layer did not change" % name)
     if selection:
         checks.check(max_difference(got, before, outside(128, 96, inside)) == 0.0,
                      "%s: pixels outside the selection changed" % name)
+
+# A guided render is a mountain where the blob was painted: higher inside the ellipse.
+for name in ("guided-ds-u16", "guided-field-u16"):
+    if os.path.exists(path(name + ".pgm")):
+        got = read_pnm(path(name + ".pgm"))[2][0]
+        blob = [y * 128 + x for y in range(35, 55) for x in range(45, 75)]
+        far = [y * 128 + x for y in range(75, 96) for x in range(100, 128)]
+        checks.check(sum(got[i] for i in blob) / len(blob) > sum(got[i] for i in far) / len(far) + 0.3,
+                     "%s does not follow the painted blob" % name)
 
 if os.path.exists(path("sel-after.pgm")):
     before = read_pnm(path("sel-before.pgm"))[2][0]

@@ -29,6 +29,14 @@ for stale in shots + [exported]:
     if os.path.exists(stale):
         os.remove(stale)
 
+# The Diamond-Square dialog opens with its remembered settings showing the relief preview
+# (aux arguments live in the .last file like any setting); its screenshot is the README's
+# hillshade picture.
+settings = os.path.join(session.config, "plug-in-settings")
+os.makedirs(settings, exist_ok=True)
+with open(os.path.join(settings, "GimpProcedureConfigRun-plug-in-terrain-diamond-square.last"), "w") as f:
+    f.write("(seed 1234)\n(roughness 0.8)\n(relief-preview yes)\n")
+
 # Xvfb picks a free display itself (-displayfd): a fixed :99 can collide with another server.
 read_fd, write_fd = os.pipe()
 xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],

@@ -3,6 +3,7 @@
 #define TERRAIN_FIELD_STATS_H
 
 #include <math.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -92,6 +93,76 @@ count_differing (const float *a, const float *b, size_t n)
   for (size_t i = 0; i < n; i++)
     differ += a[i] != b[i];
   return differ;
+}
+
+/* Box blur of radius r (mean over the (2r+1)^2 window, clipped at the borders), separable. */
+static inline void
+box_blur (const float *h, int w, int ht, int r, float *out)
+{
+  double *tmp = malloc ((size_t) w * ht * sizeof (double));
+  for (int y = 0; y < ht; y++)
+    for (int x = 0; x < w; x++)
+      {
+        double sum = 0.0;
+        int    n = 0;
+        for (int d = -r; d <= r; d++)
+          if (x + d >= 0 && x + d < w)
+            sum += h[(size_t) y * w + x + d], n++;
+        tmp[(size_t) y * w + x] = sum / n;
+      }
+  for (int y = 0; y < ht; y++)
+    for (int x = 0; x < w; x++)
+      {
+        double sum = 0.0;
+        int    n = 0;
+        for (int d = -r; d <= r; d++)
+          if (y + d >= 0 && y + d < ht)
+            sum += tmp[(size_t) (y + d) * w + x], n++;
+        out[(size_t) y * w + x] = (float) (sum / n);
+      }
+  free (tmp);
+}
+
+/* A smooth Gaussian bump (peak 0.9 over a base of 0.2, standard radius `radius`) centred
+ * at (cx, cy) of a w x h guide. */
+static inline float *
+gaussian_blob (int w, int h, double cx, double cy, double radius)
+{
+  float *g = malloc ((size_t) w * h * sizeof (float));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        const double d2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+        g[(size_t) y * w + x] = (float) (0.2 + 0.7 * exp (-d2 / (2.0 * radius * radius)));
+      }
+  return g;
+}
+
+/* Pearson correlation of two maps of n values. */
+static inline double
+correlation (const float *a, const float *b, size_t n)
+{
+  double ma = field_mean (a, n), mb = field_mean (b, n), sab = 0, saa = 0, sbb = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      sab += (a[i] - ma) * (b[i] - mb);
+      saa += (a[i] - ma) * (a[i] - ma);
+      sbb += (b[i] - mb) * (b[i] - mb);
+    }
+  return sab / sqrt (saa * sbb);
+}
+
+/* Mean |gradient| of what a box blur of radius r leaves: the fine-scale roughness. */
+static inline double
+fine_roughness (const float *h, int w, int ht, int r)
+{
+  float *low = malloc ((size_t) w * ht * sizeof (float));
+  box_blur (h, w, ht, r, low);
+  for (size_t i = 0; i < (size_t) w * ht; i++)
+    low[i] = h[i] - low[i];
+  double g = mean_abs_gradient (low, w, ht);
+  free (low);
+  return g;
 }
 
 /* E[(h(p + (dx, dy)) - h(p))^2] over every p where both points are inside. */

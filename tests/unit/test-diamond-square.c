@@ -313,6 +313,53 @@ test_lighthouse_code_convention (void)
   free (mpd);
 }
 
+/* A painted blob as guide comes out as a mountain where the blob was, with fractal detail
+ * as rough as an unguided render's. */
+static void
+test_guided_generation (void)
+{
+  const int n = 257;
+  const size_t size = (size_t) n * n;
+  float *guide = gaussian_blob (n, n, 150.0, 110.0, 45.0);
+  TerrainDiamondSquare p;
+  terrain_diamond_square_defaults (&p);
+  p.seed = 21;
+  float *plain = render (&p, n, n);
+  p.guide = guide;
+  p.guide_scale = 32;
+  float *guided = render (&p, n, n), *again = render (&p, n, n);
+  CHECK (fields_equal (guided, again, size), "guided render not deterministic");
+
+  float *low_result = malloc (size * sizeof (float)), *low_guide = malloc (size * sizeof (float));
+  box_blur (guided, n, n, 12, low_result);
+  box_blur (guide, n, n, 12, low_guide);
+  const double r = correlation (low_result, low_guide, size);
+  const double rough_guided = fine_roughness (guided, n, n, 4), rough_plain = fine_roughness (plain, n, n, 4);
+  printf ("guided diamond-square: low-pass correlation with the guide %.3f; fine roughness %.4f "
+          "(unguided %.4f)\n", r, rough_guided, rough_plain);
+  CHECK (r > 0.9, "low-pass correlation with the guide %g", r);
+  CHECK (rough_guided > 0.5 * rough_plain && rough_guided < 2.0 * rough_plain,
+         "fine roughness %g vs unguided %g", rough_guided, rough_plain);
+
+  /* The peak of the result sits where the blob was painted. */
+  size_t top = 0;
+  for (size_t i = 1; i < size; i++)
+    top = low_result[i] > low_result[top] ? i : top;
+  const double dx = (double) (top % n) - 150.0, dy = (double) (top / n) - 110.0;
+  CHECK (sqrt (dx * dx + dy * dy) < 30.0, "the mountain is at (%zu, %zu), the blob at (150, 110)",
+         top % n, top / n);
+
+  p.subdivision = TERRAIN_SUBDIVISION_SQUARE_SQUARE;
+  CHECK (terrain_diamond_square (&p, guided, n, n, NULL) == TERRAIN_ERROR_INVALID,
+         "a guide with square-square is refused");
+  free (low_result);
+  free (low_guide);
+  free (guide);
+  free (plain);
+  free (guided);
+  free (again);
+}
+
 int
 main (void)
 {
@@ -328,5 +375,6 @@ main (void)
   test_square_square_basics ();
   test_square_square_has_fewer_creases ();
   test_lighthouse_code_convention ();
+  test_guided_generation ();
   return CHECK_DONE ("diamond-square");
 }
