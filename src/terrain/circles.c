@@ -25,7 +25,9 @@ static long
 add_circle (float *out, int width, int height, int cx, int cy, double radius,
             double amplitude, const TerrainProfileTable *bump)
 {
-  const double r2 = radius * radius;
+  /* For radii below ~1e-150 the square underflows to 0 and even the centre would drop out
+   * (found by fuzzing): a floor keeps the centre inside and its table position finite. */
+  const double r2 = fmax (radius * radius, 1e-300);
   const double segments_per_d2 = TERRAIN_PROFILE_SEGMENTS / r2; /* table position of dx^2+dy^2 */
   const double reach = floor (radius); /* no pixel row or column beyond it is inside */
   const int    y0 = cy - reach < 0 ? 0 : cy - (int) reach;

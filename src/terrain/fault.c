@@ -82,7 +82,6 @@ draw_lines (const TerrainFault *p, Line *lines, int width, int height)
   const double cx = 0.5 * (width - 1), cy = 0.5 * (height - 1);
   const double d = 0.5 * sqrt ((double) width * width + (double) height * height);
   const double max_disp = fmax (p->displacement_start, p->displacement_end);
-  const double units = max_disp > 0.0 ? UNITS_PER_MAX_DISP / max_disp : 0.0;
   TerrainRng rng;
   terrain_rng_init (&rng, p->seed, FAULT_STREAM);
   for (int i = 0; i < p->iterations; i++)
@@ -95,8 +94,13 @@ draw_lines (const TerrainFault *p, Line *lines, int width, int height)
       l->b = sin (w);
       l->inv_a = 1.0 / l->a;
       l->k = -(l->a * cx + l->b * cy + c);
-      l->disp = units * terrain_displacement_at (p->displacement_start, p->displacement_end,
-                                                 p->decay_iterations, i);
+      /* Scale by the ratio (at most 1), not by 2^40 / max_disp: that overflows to inf for a
+       * subnormal max_disp (found by fuzzing). */
+      l->disp = max_disp > 0.0
+                  ? UNITS_PER_MAX_DISP * (terrain_displacement_at (p->displacement_start,
+                                                                   p->displacement_end,
+                                                                   p->decay_iterations, i) / max_disp)
+                  : 0.0;
     }
 }
 

@@ -9,10 +9,11 @@
  * 1x1 layer). A violated invariant prints what failed and aborts: libFuzzer records the
  * input as a crash.
  *
- * Environment: FUZZ_DEADLINE_MS (default 250) is the wall-clock budget of one call into
- * the core; past it the progress callback asks to stop. It only bounds the time of an
- * execution: the outcome checks are the same whether a call was cancelled by count or by
- * time.
+ * Environment: FUZZ_VERBOSE (set) prints what each execution decoded before running it,
+ * to read a reproducer's parameters even when a sanitizer stops the run.
+ * FUZZ_DEADLINE_MS (default 250) is the wall-clock budget of one call into the core; past
+ * it the progress callback asks to stop. It only bounds the time of an execution: the
+ * outcome checks are the same whether a call was cancelled by count or by time.
  */
 #ifndef TERRAIN_FUZZ_COMMON_H
 #define TERRAIN_FUZZ_COMMON_H
@@ -37,10 +38,27 @@
 
 /* ---- Failing ---------------------------------------------------------------------- */
 
-static void
+/* What the current execution decoded, printed with a violated invariant (FUZZ_DESCRIBE). */
+static char fuzz_context[1024];
+
+static inline void
+fuzz_context_done (void)
+{
+  static int verbose = -1;
+  if (verbose < 0)
+    verbose = getenv ("FUZZ_VERBOSE") != NULL;
+  if (verbose) /* reproducing: say what is run, before a sanitizer may stop it */
+    fprintf (stderr, "fuzz: input: %s\n", fuzz_context);
+}
+
+#define FUZZ_DESCRIBE(...)                                                               \
+  (snprintf (fuzz_context, sizeof fuzz_context, __VA_ARGS__), fuzz_context_done ())
+
+static inline void
 fuzz_fail (const char *what, const char *file, int line)
 {
-  fprintf (stderr, "\nfuzz: invariant violated at %s:%d: %s\n", file, line, what);
+  fprintf (stderr, "\nfuzz: invariant violated at %s:%d: %s\nfuzz: input: %s\n", file, line,
+           what, fuzz_context);
   fflush (stderr);
   abort ();
 }
@@ -61,34 +79,34 @@ typedef struct
   size_t         size, pos;
 } FuzzInput;
 
-static uint8_t
+static inline uint8_t
 fuzz_u8 (FuzzInput *in)
 {
   return in->pos < in->size ? in->data[in->pos++] : 0;
 }
 
-static uint16_t
+static inline uint16_t
 fuzz_u16 (FuzzInput *in)
 {
   uint16_t v = fuzz_u8 (in);
   return (uint16_t) (v | (uint16_t) fuzz_u8 (in) << 8);
 }
 
-static uint32_t
+static inline uint32_t
 fuzz_u32 (FuzzInput *in)
 {
   uint32_t v = fuzz_u16 (in);
   return v | (uint32_t) fuzz_u16 (in) << 16;
 }
 
-static uint64_t
+static inline uint64_t
 fuzz_u64 (FuzzInput *in)
 {
   uint64_t v = fuzz_u32 (in);
   return v | (uint64_t) fuzz_u32 (in) << 32;
 }
 
-static double
+static inline double
 fuzz_bits_double (uint64_t bits)
 {
   double d;
@@ -96,7 +114,7 @@ fuzz_bits_double (uint64_t bits)
   return d;
 }
 
-static float
+static inline float
 fuzz_bits_float (uint32_t bits)
 {
   float f;
@@ -105,7 +123,7 @@ fuzz_bits_float (uint32_t bits)
 }
 
 /* Uniform in [0, 1]. */
-static double
+static inline double
 fuzz_unit (FuzzInput *in)
 {
   return fuzz_u32 (in) / 4294967295.0;
@@ -113,7 +131,7 @@ fuzz_unit (FuzzInput *in)
 
 /* The bytes not read yet as a NUL-terminated string in a buffer of exactly the right size
  * (ASan catches any read past the terminator). Consumes them. Free with free(). */
-static char *
+static inline char *
 fuzz_rest_string (FuzzInput *in)
 {
   const size_t n = in->size - in->pos;
@@ -133,7 +151,7 @@ fuzz_rest_string (FuzzInput *in)
 
 enum { FUZZ_CLOSED = 0, FUZZ_LOW_OPEN = 1 };
 
-static int
+static inline int
 fuzz_in_range (double v, double lo, double hi, int low_open)
 {
   return (low_open ? v > lo : v >= lo) && v <= hi; /* NaN fails */
@@ -141,7 +159,7 @@ fuzz_in_range (double v, double lo, double hi, int low_open)
 
 /* A double for a parameter documented as [lo, hi] (or (lo, hi] with FUZZ_LOW_OPEN). With
  * allow_invalid 0 only values in the range come out. */
-static double
+static inline double
 fuzz_double (FuzzInput *in, double lo, double hi, double def, int low_open, int allow_invalid,
              int *valid)
 {
@@ -185,7 +203,7 @@ fuzz_double (FuzzInput *in, double lo, double hi, double def, int low_open, int 
 }
 
 /* An int for a parameter documented as [lo, hi]. */
-static int
+static inline int
 fuzz_int (FuzzInput *in, int lo, int hi, int def, int allow_invalid, int *valid)
 {
   const uint8_t sel = fuzz_u8 (in);
@@ -227,7 +245,7 @@ fuzz_int (FuzzInput *in, int lo, int hi, int def, int allow_invalid, int *valid)
 }
 
 /* An enum value: one of the n valid ones, or rarely an invalid one (n, n + 1, -1, ...). */
-static int
+static inline int
 fuzz_enum (FuzzInput *in, int n, int allow_invalid, int *valid)
 {
   const uint8_t sel = fuzz_u8 (in);
@@ -249,76 +267,92 @@ typedef struct
   size_t n;     /* w * h when valid, else 0 */
 } FuzzSize;
 
-static int
+static inline int
 fuzz_side (FuzzInput *in, int max)
 {
   return 1 + (int) (fuzz_u16 (in) % (unsigned) max);
 }
 
 /* Sizes with w * h <= max_pixels, and (with allow_invalid) rarely a size the core must
- * reject: 0, negative, beyond TERRAIN_MAX_SIDE. */
-static FuzzSize
+ * reject: 0, negative, beyond TERRAIN_MAX_SIDE. Mostly small, so that executions stay
+ * fast (a pixel costs up to a few hundred nanoseconds under the sanitizers); one input in
+ * 64 reaches max_pixels, with every shape: 1 x 65536, 65536 x 1, 256 x 256, ... */
+static inline FuzzSize
 fuzz_size (FuzzInput *in, int max_pixels, int allow_invalid)
 {
   FuzzSize s = { 1, 1, 1, 1 };
   const uint8_t cls = fuzz_u8 (in);
-  switch (cls % 16)
+  if (cls % 64 == 63)
     {
-    case 0: /* small, both sides 1..64 */
-      s.w = 1 + fuzz_u8 (in) % 64;
-      s.h = 1 + fuzz_u8 (in) % 64;
-      break;
-    case 1: s.w = s.h = 1; break;
-    case 2: s.w = 1; s.h = fuzz_side (in, max_pixels); break;
-    case 3: s.w = fuzz_side (in, max_pixels); s.h = 1; break;
-    case 4: case 5: /* 1..16 */
-      s.w = 1 + fuzz_u8 (in) % 16;
-      s.h = 1 + fuzz_u8 (in) % 16;
-      break;
-    case 6: case 7: /* odd, 1..255 */
-      s.w = (1 + fuzz_u8 (in) % 128) * 2 - 1;
-      s.h = (1 + fuzz_u8 (in) % 128) * 2 - 1;
-      break;
-    case 8: case 9: /* powers of two and their neighbours */
-      {
-        const uint8_t a = fuzz_u8 (in), b = fuzz_u8 (in);
-        s.w = (1 << (a % 9)) + (int) ((a >> 4) % 3) - 1;
-        s.h = (1 << (b % 9)) + (int) ((b >> 4) % 3) - 1;
-        if (s.w < 1)
-          s.w = 1;
-        if (s.h < 1)
+      const uint8_t shape = fuzz_u8 (in);
+      if (shape % 4 == 0)
+        {
+          s.w = max_pixels;
           s.h = 1;
+        }
+      else if (shape % 4 == 1)
+        {
+          s.w = 1;
+          s.h = max_pixels;
+        }
+      else
+        {
+          s.w = fuzz_side (in, max_pixels);
+          s.h = fuzz_side (in, max_pixels / s.w);
+        }
+    }
+  else
+    switch (cls % 16)
+      {
+      case 0: case 1: case 2: case 3: /* 1..16 a side */
+        s.w = 1 + fuzz_u8 (in) % 16;
+        s.h = 1 + fuzz_u8 (in) % 16;
+        break;
+      case 4: s.w = s.h = 1; break;
+      case 5: s.w = 1; s.h = fuzz_side (in, 4096); break;
+      case 6: s.w = fuzz_side (in, 4096); s.h = 1; break;
+      case 7: /* odd, 1..63 */
+        s.w = (1 + fuzz_u8 (in) % 32) * 2 - 1;
+        s.h = (1 + fuzz_u8 (in) % 32) * 2 - 1;
+        break;
+      case 8: /* powers of two and their neighbours, up to 65 */
+        {
+          const uint8_t a = fuzz_u8 (in), b = fuzz_u8 (in);
+          s.w = (1 << (a % 7)) + (int) ((a >> 4) % 3) - 1;
+          s.h = (1 << (b % 7)) + (int) ((b >> 4) % 3) - 1;
+          s.w = s.w < 1 ? 1 : s.w;
+          s.h = s.h < 1 ? 1 : s.h;
+          break;
+        }
+      case 9: /* 2 or 3 pixels across, long the other way */
+        s.w = 2 + fuzz_u8 (in) % 2;
+        s.h = fuzz_side (in, 1024);
+        if (fuzz_u8 (in) & 1)
+          {
+            const int t = s.w;
+            s.w = s.h;
+            s.h = t;
+          }
+        break;
+      case 10: /* any shape up to 4096 pixels */
+        s.w = fuzz_side (in, 4096);
+        s.h = fuzz_side (in, 4096 / s.w);
+        break;
+      case 11: case 12: case 13: case 14: /* 1..40 a side */
+        s.w = 1 + fuzz_u8 (in) % 40;
+        s.h = 1 + fuzz_u8 (in) % 40;
+        break;
+      case 15:
+        if (allow_invalid)
+          {
+            static const int bad[] = { 0, -1, INT_MIN, TERRAIN_MAX_SIDE + 1, INT_MAX, -7 };
+            const uint8_t k = fuzz_u8 (in);
+            s.w = k & 1 ? bad[(k >> 1) % 6] : 1 + (k >> 1) % 8;
+            s.h = k & 1 ? 1 + (k >> 1) % 8 : bad[(k >> 1) % 6];
+            s.valid = 0;
+          }
         break;
       }
-    case 10: /* 2 or 3 pixels across, long the other way */
-      s.w = 2 + fuzz_u8 (in) % 2;
-      s.h = fuzz_side (in, max_pixels / 3);
-      if (fuzz_u8 (in) & 1)
-        {
-          const int t = s.w;
-          s.w = s.h;
-          s.h = t;
-        }
-      break;
-    case 11: case 12: case 13: /* anything up to max_pixels */
-      s.w = fuzz_side (in, max_pixels);
-      s.h = fuzz_side (in, max_pixels / s.w);
-      break;
-    case 14: /* medium, 1..300 */
-      s.w = fuzz_side (in, 300);
-      s.h = fuzz_side (in, 300);
-      break;
-    case 15:
-      if (allow_invalid)
-        {
-          static const int bad[] = { 0, -1, INT_MIN, TERRAIN_MAX_SIDE + 1, INT_MAX, -7 };
-          const uint8_t k = fuzz_u8 (in);
-          s.w = k & 1 ? bad[(k >> 1) % 6] : 1 + (k >> 1) % 8;
-          s.h = k & 1 ? 1 + (k >> 1) % 8 : bad[(k >> 1) % 6];
-          s.valid = 0;
-        }
-      break;
-    }
   if (s.valid && (size_t) s.w * (size_t) s.h > (size_t) max_pixels)
     {
       /* Keep the shape's character (thin stays thin) but within the budget. */
@@ -332,9 +366,38 @@ fuzz_size (FuzzInput *in, int max_pixels, int allow_invalid)
   return s;
 }
 
+/* ---- Work budget -------------------------------------------------------------------- */
+
+/* Most executions get a budget of about FUZZ_WORK nanoseconds of work under the
+ * sanitizers, within which a harness scales its iteration count down (by its own rough
+ * cost model) when the layer is large or the iterations are costly. One execution in 64
+ * is "heavy": parameters go up to their maxima as decoded, and the progress callback stops
+ * the run after a few reports (or FUZZ_DEADLINE_MS). */
+#define FUZZ_WORK 300000.0
+
+static inline int
+fuzz_heavy (FuzzInput *in)
+{
+  return fuzz_u8 (in) % 64 == 63;
+}
+
+/* value when it fits the budget at unit_cost per count, else spread over what fits (at
+ * least 1): values outside [1, max] are kept (the core must reject them anyway). */
+static inline int
+fuzz_fit (int value, int max, double unit_cost, int heavy)
+{
+  if (heavy || value < 1 || value > max)
+    return value;
+  const double fits = FUZZ_WORK / (unit_cost > 1.0 ? unit_cost : 1.0);
+  if (value <= fits)
+    return value;
+  const int limit = fits < 1.0 ? 1 : (int) fits;
+  return 1 + (value - 1) % limit;
+}
+
 /* An output buffer of exactly n floats (at least one), filled with NaN so that a pixel
  * the core forgets to write fails the finiteness check. */
-static float *
+static inline float *
 fuzz_alloc_floats (size_t n)
 {
   float *p = malloc ((n ? n : 1) * sizeof (float));
@@ -347,21 +410,21 @@ fuzz_alloc_floats (size_t n)
 
 /* ---- Heightmaps of any finite values ---------------------------------------------- */
 
-static uint32_t
+static inline uint32_t
 fuzz_lcg (uint32_t *state)
 {
   *state = *state * 1664525u + 1013904223u;
   return *state ^ (*state >> 15);
 }
 
-static float
+static inline float
 fuzz_finite_or (float v, float other)
 {
   return isfinite (v) ? v : other;
 }
 
 /* Fills h with n finite values; unit 1 keeps them in [0, 1] (a layer's usual content). */
-static void
+static inline void
 fuzz_heights (FuzzInput *in, float *h, size_t n, int unit)
 {
   const uint8_t mode = fuzz_u8 (in);
@@ -380,7 +443,7 @@ fuzz_heights (FuzzInput *in, float *h, size_t n, int unit)
       }
     case 1: /* uniform noise in [0, m] */
       for (size_t i = 0; i < n; i++)
-        h[i] = m * (fuzz_lcg (&state) >> 8) * (1.0f / 16777216.0f);
+        h[i] = m * ((float) (fuzz_lcg (&state) >> 8) * (1.0f / 16777216.0f));
       break;
     case 2: /* raw floats from the input, repeated */
       {
@@ -429,6 +492,9 @@ fuzz_heights (FuzzInput *in, float *h, size_t n, int unit)
         }
       break;
     }
+  for (size_t i = 0; i < n; i++) /* a net under the arithmetic above */
+    if (! isfinite (h[i]))
+      h[i] = 0.0f;
 }
 
 /* ---- Progress and cancellation ---------------------------------------------------- */
@@ -441,7 +507,7 @@ typedef struct
   struct timespec deadline;
 } FuzzProgress;
 
-static long
+static inline long
 fuzz_deadline_ms (void)
 {
   static long ms = -1;
@@ -453,7 +519,7 @@ fuzz_deadline_ms (void)
   return ms;
 }
 
-static int
+static inline int
 fuzz_past (const struct timespec *deadline)
 {
   struct timespec now;
@@ -462,7 +528,7 @@ fuzz_past (const struct timespec *deadline)
          (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
-static int
+static inline int
 fuzz_report (void *user, double fraction)
 {
   FuzzProgress *p = user;
@@ -475,7 +541,7 @@ fuzz_report (void *user, double fraction)
 
 /* Starts the budget of one call into the core: cancels at report number cancel_after, or
  * once the wall-clock budget is spent. */
-static void
+static inline void
 fuzz_progress_start (FuzzProgress *p, unsigned long cancel_after)
 {
   p->calls = 0;
@@ -494,7 +560,7 @@ fuzz_progress_start (FuzzProgress *p, unsigned long cancel_after)
 
 /* Reads when to cancel: one selector in eight cancels at an early report (0..31), the rest
  * run until `cap` reports (the harness's bound on the work of one execution). */
-static unsigned long
+static inline unsigned long
 fuzz_cancel_after (FuzzInput *in, unsigned long cap)
 {
   const uint8_t sel = fuzz_u8 (in);
@@ -512,7 +578,7 @@ fuzz_cancel_after (FuzzInput *in, unsigned long cap)
  * TERRAIN_CANCELLED exactly when the progress callback asked to stop; parameters in their
  * documented ranges are accepted (no INVALID, and no NO_MEMORY at these small sizes);
  * parameters outside are rejected with INVALID. */
-static void
+static inline void
 fuzz_check_status (TerrainStatus status, const FuzzProgress *p, int params_valid)
 {
   FUZZ_CHECK (status == TERRAIN_OK || status == TERRAIN_ERROR_INVALID ||
@@ -528,7 +594,7 @@ fuzz_check_status (TerrainStatus status, const FuzzProgress *p, int params_valid
 }
 
 /* Every value finite. */
-static void
+static inline void
 fuzz_check_finite (const float *v, size_t n)
 {
   for (size_t i = 0; i < n; i++)
@@ -536,14 +602,14 @@ fuzz_check_finite (const float *v, size_t n)
 }
 
 /* Every value finite and in [0, 1]. */
-static void
+static inline void
 fuzz_check_unit (const float *v, size_t n)
 {
   for (size_t i = 0; i < n; i++)
     FUZZ_CHECK (v[i] >= 0.0f && v[i] <= 1.0f);
 }
 
-static void
+static inline void
 fuzz_check_all_equal (const float *v, size_t n, float value)
 {
   for (size_t i = 0; i < n; i++)

@@ -1,20 +1,16 @@
 /* libFuzzer harness: terrain_diamond_square over its whole parameter space (every edge
- * mode, both corner modes, roughness 0..2 and beyond, corner heights, both subdivisions
- * when the core has them) and layer sizes from 1x1 to 64k pixels.
+ * mode, both corner modes, roughness 0..2 and beyond, corner heights, both subdivisions,
+ * both square-step conventions, guided generation) and layer sizes from 1x1 to 64k pixels.
  *
- * Checks: the status promises of terrain-common.h (fuzz_check_status); on TERRAIN_OK every
- * pixel is in [0, 1] (no NaN or inf, no pixel left unwritten); with fixed corners and
- * diamond-square subdivision, the top-left pixel, a coarse corner of a cropped lattice,
- * sits exactly at corner_height (diamond-square.h: "shifted so the corners sit exactly at
+ * Checks: the status promises of terrain-common.h (fuzz_check_status; a guide with
+ * guide_scale < 1 or with square-square subdivision is refused); on TERRAIN_OK every pixel
+ * is in [0, 1] (no NaN or inf, no pixel left unwritten); with fixed corners, diamond-square
+ * subdivision and no guide, the top-left pixel, a coarse corner of a cropped lattice, sits
+ * exactly at corner_height (diamond-square.h: "shifted so the corners sit exactly at
  * corner_height"). */
 #include "fuzz-common.h"
 
 #include "diamond-square.h"
-
-/* square-square.h comes with the subdivision and square_half_step fields. */
-#if __has_include("square-square.h")
-#define FUZZ_HAS_SUBDIVISION 1
-#endif
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -31,16 +27,30 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   p.edges = (TerrainEdges) fuzz_enum (&in, 3, 1, &valid);
   p.corners = (TerrainCorners) fuzz_enum (&in, 2, 1, &valid);
   p.corner_height = fuzz_double (&in, 0.0, 1.0, 0.5, FUZZ_CLOSED, 1, &valid);
-  int keeps_corners = 1;
-#ifdef FUZZ_HAS_SUBDIVISION
   p.subdivision = (TerrainSubdivision) fuzz_enum (&in, 2, 1, &valid);
   {
     const uint8_t half = fuzz_u8 (&in);
     p.square_half_step = half < 0x80 ? 1 : half < 0xf0 ? 0 : (int) (int8_t) half;
   }
-  keeps_corners = p.subdivision == TERRAIN_SUBDIVISION_DIAMOND_SQUARE;
-#endif
+  int keeps_corners = p.subdivision == TERRAIN_SUBDIVISION_DIAMOND_SQUARE;
+  float *guide = NULL;
+  /* One in four: the layer's heights (in [0, 1]) guide the coarse levels. */
+  if (fuzz_u8 (&in) % 4 == 3)
+    {
+      p.guide_scale = fuzz_int (&in, 1, INT_MAX, 32, 1, &valid);
+      guide = fuzz_alloc_floats (sz.n);
+      fuzz_heights (&in, guide, sz.n, 1);
+      p.guide = guide;
+      keeps_corners = 0; /* "Corners are ignored" */
+      if (p.subdivision != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)
+        valid = 0; /* "Diamond-square subdivision only" */
+    }
 
+  FUZZ_DESCRIBE ("%dx%d seed %u roughness %.17g edges %d corners %d corner_height %.17g%s%s",
+                 sz.w, sz.h, p.seed, p.roughness, (int) p.edges, (int) p.corners,
+                 p.corner_height,
+                 p.subdivision == TERRAIN_SUBDIVISION_SQUARE_SQUARE ? " square-square" : "",
+                 guide ? " guided" : "");
   float *out = fuzz_alloc_floats (sz.n);
   FuzzProgress prog;
   fuzz_progress_start (&prog, cancel_after);
@@ -54,6 +64,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       if (p.corners == TERRAIN_CORNERS_FIXED && p.edges != TERRAIN_EDGES_WRAP && keeps_corners)
         FUZZ_CHECK (out[0] == (float) p.corner_height);
     }
+  free (guide);
   free (out);
   return 0;
 }

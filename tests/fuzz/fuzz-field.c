@@ -5,7 +5,11 @@
  * Checks: the status promises (an out-of-world rectangle is TERRAIN_ERROR_INVALID); on
  * TERRAIN_OK every pixel in [0, 1]; and field.h's central promise: a pixel's value depends
  * only on its world position, "bit-identical whatever rectangle contains it", tested by
- * rendering a sub-rectangle at the shifted offset and comparing bits. */
+ * rendering a sub-rectangle at the shifted offset and comparing bits (in one execution in
+ * four: each call computes the field's sigma, a fixed cost of about half a millisecond
+ * under the sanitizers). Guided generation: guides of any size, position, scale and
+ * values (NaN, inf, beyond [0, 1]), sizes or scales below 1 refused, the same
+ * bit-identical sub-rectangles, and "guide_scale 1 returns the guide itself". */
 #include "fuzz-common.h"
 
 #include "field.h"
@@ -56,6 +60,43 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   p.offset_x = fuzz_offset (&in, sz.valid ? sz.w : 1, &valid);
   p.offset_y = fuzz_offset (&in, sz.valid ? sz.h : 1, &valid);
 
+  float *guide = NULL;
+  /* One in four: a guide of any size near the layer, at any world position, with any
+   * values (field.h: clamped into [0, 1] when read, NaN reads as 0). */
+  if (fuzz_u8 (&in) % 4 == 3)
+    {
+      const uint8_t gsel = fuzz_u8 (&in);
+      static const int bad[] = { 0, -1, INT_MIN };
+      p.guide_width = gsel < 0xf8 ? 1 + fuzz_u8 (&in) % (gsel < 0xe0 ? 64 : 256) : bad[gsel % 3];
+      p.guide_height = 1 + fuzz_u8 (&in) % (gsel < 0xe0 ? 64 : 256);
+      const int32_t near[] = { p.offset_x, p.offset_y };
+      int32_t *pos[] = { &p.guide_x, &p.guide_y };
+      for (int a = 0; a < 2; a++)
+        {
+          const uint8_t psel = fuzz_u8 (&in);
+          const int64_t small = (int64_t) (int8_t) fuzz_u8 (&in);
+          int64_t v = psel % 4 == 0 ? (int64_t) near[a] + small * 16
+                      : psel % 4 == 1 ? (int64_t) near[a] + small
+                      : psel % 4 == 2 ? (int32_t) fuzz_u32 (&in)
+                                      : (psel & 4 ? INT32_MAX : INT32_MIN);
+          *pos[a] = (int32_t) (v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v);
+        }
+      p.guide_scale = fuzz_int (&in, 1, INT_MAX, 32, 1, &valid);
+      if (p.guide_width < 1)
+        valid = 0;
+      const size_t gn = p.guide_width >= 1 ? (size_t) p.guide_width * p.guide_height : 1;
+      guide = fuzz_alloc_floats (gn);
+      const uint8_t gmode = fuzz_u8 (&in);
+      fuzz_heights (&in, guide, gn, gmode % 2 == 0);
+      if (gmode % 4 == 1) /* a sprinkle of NaN and infinities */
+        for (size_t i = gmode % 7; i < gn; i += 5 + gmode % 11)
+          guide[i] = i % 3 == 0 ? NAN : i % 3 == 1 ? INFINITY : -INFINITY;
+      p.guide = guide;
+    }
+
+  FUZZ_DESCRIBE ("%dx%d seed %u iterations %d roughness %.17g offset (%d, %d)%s", sz.w, sz.h,
+                 p.seed, p.iterations, p.roughness, (int) p.offset_x, (int) p.offset_y,
+                 guide ? " guided" : "");
   float *out = fuzz_alloc_floats (sz.n);
   FuzzProgress prog;
   fuzz_progress_start (&prog, cancel_after);
@@ -63,10 +104,24 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   const TerrainStatus status = terrain_field (&p, out, sz.w, sz.h, &progress);
 
   fuzz_check_status (status, &prog, valid);
+  const int compare = fuzz_u8 (&in) % 4 == 0; /* a second render costs: one in four */
   if (status == TERRAIN_OK)
+    fuzz_check_unit (out, sz.n);
+  /* "guide_scale 1 returns the guide itself": the guide at each pixel's world position
+   * (nearest edge pixel outside it), clamped into [0, 1], NaN as 0, quantised to 2^-24. */
+  if (status == TERRAIN_OK && guide && p.guide_scale == 1)
+    for (int y = 0; y < sz.h; y++)
+      for (int x = 0; x < sz.w; x++)
+        {
+          int64_t gx = (int64_t) p.offset_x + x - p.guide_x, gy = (int64_t) p.offset_y + y - p.guide_y;
+          gx = gx < 0 ? 0 : gx >= p.guide_width ? p.guide_width - 1 : gx;
+          gy = gy < 0 ? 0 : gy >= p.guide_height ? p.guide_height - 1 : gy;
+          const float g = guide[(size_t) gy * p.guide_width + (size_t) gx];
+          const double want = g >= 0.0f ? (g <= 1.0f ? g : 1.0) : 0.0; /* NaN: 0 */
+          FUZZ_CHECK (fabs (out[(size_t) y * sz.w + x] - want) <= 1e-5);
+        }
+  if (status == TERRAIN_OK && compare)
     {
-      fuzz_check_unit (out, sz.n);
-
       /* A sub-rectangle rendered on its own is bit-identical to the same pixels here. */
       const int x0 = fuzz_u16 (&in) % sz.w, y0 = fuzz_u16 (&in) % sz.h;
       const int w2 = 1 + fuzz_u16 (&in) % (sz.w - x0), h2 = 1 + fuzz_u16 (&in) % (sz.h - y0);
@@ -83,6 +138,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
                               (size_t) w2 * sizeof (float)) == 0);
       free (sub);
     }
+  free (guide);
   free (out);
   return 0;
 }

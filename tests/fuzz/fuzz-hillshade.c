@@ -53,6 +53,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   FUZZ_CHECK (terrain_hillshade_z_scale (sz.w, sz.h) == (sz.w > sz.h ? sz.w : sz.h) / 4.0);
 
+  FUZZ_DESCRIBE ("%dx%d azimuth %.17g elevation %.17g z_scale %.17g%s", sz.w, sz.h, azimuth,
+                 elevation, z_scale, flat ? " flat" : "");
   float *h = fuzz_alloc_floats (sz.n);
   fuzz_heights (&in, h, sz.n, 0);
   if (flat)

@@ -116,6 +116,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   memcpy (text, data, size);
   text[size] = '\0';
 
+  FUZZ_DESCRIBE ("\"%.200s\"", text);
   float kernel[25];
   for (int i = 0; i < 25; i++)
     kernel[i] = -123.25f;

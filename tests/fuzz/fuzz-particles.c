@@ -1,6 +1,7 @@
 /* libFuzzer harness: terrain_particles over its whole parameter space: 1..1e8 particles
  * (the time budget cancels long runs: a report comes every 65536 particles), 1..1e6 sites,
- * both modes, particle heights from just above 0 to 1e6, caldera 0..1, normalised or raw.
+ * both modes (particle counts scaled down to the work budget except in heavy executions,
+ * fuzz-common.h), particle heights from just above 0 to 1e6, caldera 0..1, normalised or raw.
  *
  * Checks: the status promises; normalised: every pixel in [0, 1]; raw: every value finite
  * and >= 0 (counts times a positive height, and a crater floor at (1 - c) * peak >= 0);
@@ -10,6 +11,7 @@
 #include "fuzz-common.h"
 
 #include "particles.h"
+
 
 /* The particle count of a raw cell (exact while counts stay below 2^22). */
 static long
@@ -42,7 +44,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   FuzzInput in = { data, size, 0 };
   FuzzSize  sz = fuzz_size (&in, FUZZ_MAX_PIXELS, 1);
-  const unsigned long cancel_after = fuzz_cancel_after (&in, 8);
+  /* A report comes every 65536 particles (tens of milliseconds): a heavy run (one in 512
+   * here) drops one batch at most, on a layer of at most 1024 pixels (the longest roll is about
+   * the layer's diameter). */
+  const int heavy = fuzz_heavy (&in) && fuzz_u8 (&in) % 8 == 0;
+  const unsigned long cancel_after = fuzz_cancel_after (&in, heavy ? 1 : 1000);
+  if (heavy && sz.valid && sz.n > 1024)
+    {
+      sz.w = sz.w < 32 ? sz.w : 32;
+      sz.h = sz.h < 32 ? sz.h : 32;
+      sz.n = (size_t) sz.w * sz.h;
+    }
 
   TerrainParticles p;
   terrain_particles_defaults (&p);
@@ -58,6 +70,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     p.normalize = norm < 0x80 ? 1 : norm < 0xf0 ? 0 : (int) (int8_t) norm; /* any non-zero */
   }
 
+  /* Nanoseconds: a particle costs about 1000 with its roll, 300 when it sticks. */
+  if (sz.valid)
+    p.particles = fuzz_fit (p.particles, TERRAIN_PARTICLES_MAX_PARTICLES,
+                            p.mode == TERRAIN_PARTICLES_STICK ? 300.0 : 1000.0, heavy);
+
+  FUZZ_DESCRIBE ("%dx%d seed %u particles %d mode %d sites %d particle_height %.17g caldera "
+                 "%.17g normalize %d", sz.w, sz.h, p.seed, p.particles, (int) p.mode, p.sites,
+                 p.particle_height, p.caldera, p.normalize);
   float *out = fuzz_alloc_floats (sz.n);
   FuzzProgress prog;
   fuzz_progress_start (&prog, cancel_after);

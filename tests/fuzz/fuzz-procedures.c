@@ -2,11 +2,14 @@
  * every procedure in terrain_procedures[], present and future, through its argument table
  * and render adaptor, the way the plug-in and the reference renderer call them.
  *
- * The first byte picks the procedure; then a layer size; then one value per argument,
+ * The first byte picks the procedure; then a layer size (up to 4096 pixels, 65536 in one
+ * execution in 256, the heavy ones of fuzz-common.h); then one value per argument,
  * always within what GIMP's parameter specs let through: INT a whole number in
  * [min, max] (the ends, just inside, small, log-spread, uniform), DOUBLE in [min, max]
  * (the ends, just inside, tiny steps, uniform), BOOLEAN 0 or 1, CHOICE an id among the
- * items, STRING the default or text from the input's tail (custom-kernel). Filters get a
+ * items, STRING the default or text from the input's tail (custom-kernel). Outside heavy
+ * executions counts (INT arguments with a minimum >= 1) times pixels stay below 2^16; the
+ * progress callback ends long renders after 64 reports (1 when heavy) or FUZZ_DEADLINE_MS. Filters get a
  * layer of heights in [0, 1] or of any finite values.
  *
  * Checks:
@@ -14,11 +17,14 @@
  *  - status is one of the enum values; CANCELLED exactly when the progress callback asked;
  *    never NO_MEMORY at these sizes;
  *  - a generator accepts every combination of in-range arguments (a value the dialog
- *    offers must render) and writes heights in [0, 1];
+ *    offers must render), or refuses it with a reason in `why`, and writes heights in
+ *    [0, 1]; one that does not read the layer (terrain_reads_layer) gets a buffer of NaN,
+ *    which must not show;
  *  - a filter keeps finite values, and leaves the layer untouched when it refuses;
  *  - `why` is a NUL-terminated string within why_size;
  *  - render_rect, where present, renders a sub-rectangle bit-identical to the same pixels
- *    of render (procedure-info.h: values that "depend on position only"). */
+ *    of render (procedure-info.h: values that "depend on position only"), when render
+ *    does not read the layer. */
 #include "fuzz-common.h"
 
 #include "procedure-info.h"
@@ -73,9 +79,11 @@ item_count (const TerrainArg *arg)
   return n;
 }
 
-/* A value of an INT or DOUBLE argument within [min, max]. */
+/* A value of an INT or DOUBLE argument within [min, max]. Outside heavy executions an INT
+ * argument whose minimum is at least 1 (a count: iterations, particles, sites) stays
+ * within 2^16 / pixels of its minimum, so that an execution costs at most a few ms. */
 static double
-arg_number (FuzzInput *in, const TerrainArg *arg)
+arg_number (FuzzInput *in, const TerrainArg *arg, int heavy, size_t pixels)
 {
   const double lo = arg->min, hi = arg->max;
   const uint8_t sel = fuzz_u8 (in);
@@ -92,7 +100,12 @@ arg_number (FuzzInput *in, const TerrainArg *arg)
     default: v = lo + (hi - lo) * fuzz_unit (in); break;
     }
   if (arg->type == TERRAIN_ARG_INT)
-    v = floor (v);
+    {
+      v = floor (v);
+      const double limit = floor (65536.0 / (double) pixels);
+      if (! heavy && lo >= 1.0 && v - lo >= limit)
+        v = lo + (limit >= 1.0 ? fmod (v - lo, limit) : 0.0);
+    }
   return v < lo ? lo : v > hi ? hi : v;
 }
 
@@ -101,10 +114,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   FuzzInput in = { data, size, 0 };
   const TerrainProcedureInfo *info = terrain_procedures[fuzz_u8 (&in) % procedure_count];
-  FuzzSize sz = fuzz_size (&in, FUZZ_MAX_PIXELS, 0);
-  /* Reports come every few 10^5 units of work at most: a few dozen bound an execution. */
-  const unsigned long budget = 1 + (1u << 22) / sz.n;
-  const unsigned long cancel_after = fuzz_cancel_after (&in, budget < 24 ? budget : 24);
+  /* Heavy (one in 256 here): a particles batch on a long layer takes up to a second. */
+  const int heavy = fuzz_heavy (&in) && fuzz_u8 (&in) % 4 == 0;
+  FuzzSize sz = fuzz_size (&in, heavy ? FUZZ_MAX_PIXELS : 4096, 0);
+  /* Reports come every 10^4..10^5 units of work: a few dozen bound an execution. */
+  const unsigned long cancel_after = fuzz_cancel_after (&in, heavy ? 1 : 64);
   const uint8_t layer_kind = fuzz_u8 (&in);
 
   const int n = terrain_arg_count (info);
@@ -117,7 +131,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       switch (arg->type)
         {
         case TERRAIN_ARG_INT:
-        case TERRAIN_ARG_DOUBLE: values[a].number = arg_number (&in, arg); break;
+        case TERRAIN_ARG_DOUBLE: values[a].number = arg_number (&in, arg, heavy, sz.n); break;
         case TERRAIN_ARG_BOOLEAN: values[a].number = fuzz_u8 (&in) & 1; break;
         case TERRAIN_ARG_CHOICE: values[a].number = fuzz_u8 (&in) % item_count (arg); break;
         case TERRAIN_ARG_STRING:
@@ -127,8 +141,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         }
     }
 
+  /* Filters read the layer; so do guided generators with their guide argument on. The
+   * others must ignore the buffer's content (left NaN: it would show). */
+  const int reads_layer = terrain_reads_layer (info, values);
   float *heights = fuzz_alloc_floats (sz.n);
-  if (info->kind == TERRAIN_FILTER)
+  if (reads_layer)
     fuzz_heights (&in, heights, sz.n, layer_kind & 1);
   float *before = fuzz_alloc_floats (sz.n);
   memcpy (before, heights, sz.n * sizeof (float));
@@ -143,6 +160,16 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     if (info->args[a].type == TERRAIN_ARG_STRING && (wants_text >> a % 31) & 1)
       values[a].text = text;
 
+  {
+    int len = snprintf (fuzz_context, sizeof fuzz_context, "%s %dx%d", info->name, sz.w, sz.h);
+    for (int a = 0; a < n && len > 0 && (size_t) len < sizeof fuzz_context; a++)
+      len += info->args[a].type == TERRAIN_ARG_STRING
+               ? snprintf (fuzz_context + len, sizeof fuzz_context - len, " %s=\"%.40s\"",
+                           info->args[a].name, values[a].text)
+               : snprintf (fuzz_context + len, sizeof fuzz_context - len, " %s=%.17g",
+                           info->args[a].name, values[a].number);
+    fuzz_context_done ();
+  }
   char why[WHY_SIZE];
   memset (why, 'X', sizeof why);
   why[0] = '\0';
@@ -161,10 +188,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   if (info->kind == TERRAIN_GENERATOR)
     {
-      FUZZ_CHECK (status != TERRAIN_ERROR_INVALID);
+      /* In-range arguments render, unless the adaptor says why they cannot go together. */
+      if (status == TERRAIN_ERROR_INVALID)
+        FUZZ_CHECK (why[0] != '\0');
       if (status == TERRAIN_OK)
         fuzz_check_unit (heights, sz.n);
-      if (status == TERRAIN_OK && info->render_rect)
+      if (status == TERRAIN_OK && info->render_rect && ! reads_layer)
         {
           float *sub = fuzz_alloc_floats ((size_t) w2 * h2);
           fuzz_progress_start (&prog, 1u << 20);

@@ -1,6 +1,7 @@
 /* libFuzzer harness: terrain_smooth, the three methods over heightmaps of any finite values
  * (constant, noise, +-FLT_MAX checkerboards, subnormals, raw bit patterns), 1..1000
- * iterations (the time budget cancels long runs), k in [0, 1] and beyond, every named
+ * iterations (scaled down to the work budget on large layers, except in heavy executions,
+ * which the progress callback stops after a few reports), k in [0, 1] and beyond, every named
  * kernel, and custom kernels: parsed from the input's tail with terrain_kernel_parse (as
  * the plug-in does), raw float weights (NaN, inf, huge, subnormal), or small integers
  * whose sums often vanish at the border (edge detectors).
@@ -80,6 +81,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   FuzzInput in = { data, size, 0 };
   FuzzSize  sz = fuzz_size (&in, FUZZ_MAX_PIXELS, 1);
   const uint8_t cancel_sel = fuzz_u8 (&in);
+  const int heavy = fuzz_heavy (&in);
 
   TerrainSmooth p;
   terrain_smooth_defaults (&p);
@@ -121,17 +123,28 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     valid = 0;
   const int undecided = valid && uses_custom && custom_ok < 0;
 
-  /* Bound the work of one execution to about 2^22 tap updates. */
+  /* The work budget: iterations scaled down on large layers, except in heavy executions,
+   * which the progress callback stops after a few reports. */
   const double taps = p.method == TERRAIN_SMOOTH_LAPLACIAN ? 5.0
                       : p.method == TERRAIN_SMOOTH_FIR ? 8.0
                       : (p.kernel == TERRAIN_KERNEL_BOX_5 || p.kernel == TERRAIN_KERNEL_GAUSS_5 ||
                          (uses_custom && p.custom_size == 5)) ? 25.0 : 9.0;
-  const double reports_per_iteration = p.method == TERRAIN_SMOOTH_FIR ? 2.0 : 1.0 + sz.h / 256;
-  const double per_report = (sz.n ? (double) sz.n : 1.0) * taps / reports_per_iteration;
-  unsigned long cap = 1 + (unsigned long) (4194304.0 / per_report);
+  if (sz.valid) /* nanoseconds: about 10 a tap */
+    p.iterations = fuzz_fit (p.iterations, TERRAIN_SMOOTH_MAX_ITERATIONS,
+                             10.0 * (double) sz.n * taps, heavy);
+  unsigned long cap = heavy ? 3 : 100000;
   if (cancel_sel % 8 == 7 && (unsigned long) (cancel_sel >> 3) % 32 < cap)
     cap = (cancel_sel >> 3) % 32;
 
+  {
+    int len = snprintf (fuzz_context, sizeof fuzz_context,
+                        "%dx%d method %d iterations %d k %.17g kernel %d custom_size %d "
+                        "verdict %d h[0] %.9g custom", sz.w, sz.h, (int) p.method, p.iterations,
+                        p.k, (int) p.kernel, p.custom_size, custom_ok, sz.n ? h[0] : 0.0);
+    for (int i = 0; i < 25 && len > 0 && (size_t) len < sizeof fuzz_context; i++)
+      len += snprintf (fuzz_context + len, sizeof fuzz_context - len, " %.9g", p.custom[i]);
+    fuzz_context_done ();
+  }
   float *before = fuzz_alloc_floats (sz.n);
   memcpy (before, h, sz.n * sizeof (float));
   double lo = 0.0, hi = 0.0, max_abs = 0.0;

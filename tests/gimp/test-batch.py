@@ -51,6 +51,13 @@ def save(name):
     return '(gimp-file-save RUN-NONINTERACTIVE image "%s" -1)' % path(name)
 
 
+def save_png(name):
+    """A byte-stable PNG (no time, no metadata): for images PNM cannot hold."""
+    return ('(file-png-export #:run-mode RUN-NONINTERACTIVE #:image image #:file "%s" #:time 0 #:phys 0 '
+            '#:bkgd 0 #:include-exif 0 #:include-xmp 0 #:include-iptc 0 #:include-thumbnail 0 '
+            '#:include-color-profile 0)' % path(name))
+
+
 def reference(procedure, width, height, args, name):
     out = path(name)
     subprocess.run([renderer, procedure, str(width), str(height), out] +
@@ -103,6 +110,10 @@ plain_cases = [
      {"seed": 13, "subdivision": "square-square", "edges": "wrap"}),
     ("ds-lighthouse", DS, "PRECISION-U8-NON-LINEAR", 129, 129,
      {"seed": 14, "convention": "lighthouse-code", "roughness": 1.25}),
+    # Degenerate shapes: one pixel, one very long row (the field writes it in bands).
+    ("ds-1x1", DS, "PRECISION-U16-NON-LINEAR", 1, 1, {"seed": 1}),
+    ("ds-65536x1", DS, "PRECISION-U16-NON-LINEAR", 65536, 1, {"seed": 2, "roughness": 0.5}),
+    ("field-65536x1", FIELD, "PRECISION-U16-NON-LINEAR", 65536, 1, {"seed": 2}),
     # Script-Fu replaces an unknown choice by its default, silently (GIMP 3.0.4): documented.
     ("ds-bad-choice", DS, "PRECISION-U16-NON-LINEAR", 64, 64, {"seed": 5, "edges": "bogus"}),
     # Bands: 300 rows are three 128-row bands, written straight from the core.
@@ -161,6 +172,16 @@ scripts.append(image_script(256, 128, "PRECISION-U16-NON-LINEAR",
     "(gimp-image-select-rectangle image CHANNEL-OP-REPLACE %d %d %d %d)" % SEL +
     call(PROC, {"seed": 2}) + save("sel-after.pgm")))
 
+# A selection that misses the layer (a small layer inside a larger image): nothing to do,
+# success, and the layer is unchanged.
+scripts.append(image_script(128, 128, "PRECISION-U8-NON-LINEAR",
+    "(let ((small (car (gimp-layer-new image \"small\" 32 32 GRAY-IMAGE 100 LAYER-MODE-NORMAL))))"
+    "  (gimp-image-insert-layer image small 0 0)(gimp-layer-set-offsets small 10 10)"
+    "  (gimp-drawable-fill small FILL-WHITE)" + save_png("miss-before.png") +
+    "  (gimp-image-select-rectangle image CHANNEL-OP-REPLACE 80 80 30 30)"
+    "  (plug-in-terrain-diamond-square #:image image #:drawables (vector small) #:seed 5)"
+    "  (gimp-selection-none image)" + save_png("miss-after.png") + ")"))
+
 HOLE = (10, 20, 30, 40)
 scripts.append(image_script(128, 128, "PRECISION-U8-NON-LINEAR",
     "(gimp-drawable-fill layer FILL-WHITE)"
@@ -216,6 +237,10 @@ for name in ("guided-ds-u16", "guided-field-u16"):
         far = [y * 128 + x for y in range(75, 96) for x in range(100, 128)]
         checks.check(sum(got[i] for i in blob) / len(blob) > sum(got[i] for i in far) / len(far) + 0.3,
                      "%s does not follow the painted blob" % name)
+
+if checks.check(os.path.exists(path("miss-after.png")), "selection-miss case: no export"):
+    checks.check(open(path("miss-before.png"), "rb").read() == open(path("miss-after.png"), "rb").read(),
+                 "a selection outside the layer still changed it")
 
 if os.path.exists(path("sel-after.pgm")):
     before = read_pnm(path("sel-before.pgm"))[2][0]
@@ -283,6 +308,10 @@ failures = [
     ("lighthouse-roughness", "GRAY", "GRAY-IMAGE", "",
      call(DS, {"convention": "lighthouse-code", "roughness": 0.3}), "lighthouse-code"),
     ("field-range", "GRAY", "GRAY-IMAGE", "", call(FIELD, {"iterations": 31}), "iterations"),
+    ("layer-group", "GRAY", "GRAY-IMAGE", "",
+     "(let ((group (car (gimp-group-layer-new image \"group\"))))"
+     "  (gimp-image-insert-layer image group 0 0)"
+     "  (plug-in-terrain-diamond-square #:image image #:drawables (vector group)))", "layer group"),
     ("no-drawable", "GRAY", "GRAY-IMAGE", "", call(PROC, {"seed": 4}, target="(vector)"), "exactly one drawable"),
     ("two-drawables", "GRAY", "GRAY-IMAGE", "",
      call(PROC, {"seed": 4}, target="(vector layer layer)"), "exactly one drawable"),
