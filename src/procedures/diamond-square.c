@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 enum { SEED, ROUGHNESS, EDGES, CORNERS, CORNER_HEIGHT, SUBDIVISION, CONVENTION, GUIDE, GUIDE_SCALE };
 
@@ -96,10 +95,9 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
       snprintf (why, why_size, "guide works with subdivision \"diamond-square\" only");
       return TERRAIN_ERROR_INVALID;
     }
-  float *guide = malloc ((size_t) width * height * sizeof (float));
+  float *guide = terrain_heights_copy (heights, width, height);
   if (guide == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
-  memcpy (guide, heights, (size_t) width * height * sizeof (float));
   p.guide = guide;
   p.guide_scale = (int) v[GUIDE_SCALE].number;
   TerrainStatus status = terrain_diamond_square (&p, heights, width, height, progress);

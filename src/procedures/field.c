@@ -6,7 +6,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 enum { SEED, ITERATIONS, ROUGHNESS, OFFSET_X, OFFSET_Y, GUIDE, GUIDE_SCALE };
 
@@ -64,10 +63,9 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
 
   /* heights holds the layer, at world (offset-x, offset-y): keep it as the guide while the
    * result overwrites it. */
-  float *guide = malloc ((size_t) width * height * sizeof (float));
+  float *guide = terrain_heights_copy (heights, width, height);
   if (guide == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
-  memcpy (guide, heights, (size_t) width * height * sizeof (float));
   TerrainField p;
   set_params (&p, v, 0, 0);
   p.guide = guide;

@@ -1,5 +1,6 @@
 #include "procedure-info.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 extern const TerrainProcedureInfo terrain_procedure_diamond_square;
@@ -63,6 +64,16 @@ terrain_reads_layer (const TerrainProcedureInfo *info, const TerrainArgValue *va
     return 1;
   int guide = info->guide_arg ? terrain_arg_index (info, info->guide_arg) : -1;
   return guide >= 0 && values[guide].number != 0.0;
+}
+
+float *
+terrain_heights_copy (const float *heights, int width, int height)
+{
+  const size_t bytes = (size_t) width * height * sizeof (float);
+  float *copy = malloc (bytes);
+  if (copy)
+    memcpy (copy, heights, bytes);
+  return copy;
 }
 
 void

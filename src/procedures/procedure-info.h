@@ -136,6 +136,9 @@ int                         terrain_choice_id (const TerrainArg *arg, const char
  * generators when their guide argument is on. */
 int                         terrain_reads_layer (const TerrainProcedureInfo *info,
                                                  const TerrainArgValue *values);
+/* A copy of width x height heights (the layer, kept as a guide while the result
+ * overwrites the buffer), or NULL when out of memory; free() it. */
+float                      *terrain_heights_copy (const float *heights, int width, int height);
 /* Fills values with every argument's default. */
 void                        terrain_arg_defaults (const TerrainProcedureInfo *info,
                                                   TerrainArgValue *values);

@@ -1,3 +1,7 @@
+/* Diamond-square and its square-square sibling (conventions in diamond-square.h). The
+ * vectorised row kernels live in diamond-square-rows.h, compiled once per instruction set
+ * (see "Whole rows" below). */
+
 #include "diamond-square.h"
 
 #include "heightmap.h"
@@ -5,110 +9,378 @@
 #include "square-square.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* Diamond step: the centre of every cell of side 2*half gets the mean of its 4 corners. */
-static void
-diamond_step (Lattice *l, int half, uint32_t seed, float amplitude)
+/* ---- Diamond-square, one level at a time ----
+ *
+ * The classic algorithm works in place on the whole lattice: at every level, a diamond step
+ * (the centre of every cell of side 2h gets the mean of its 4 corners plus an offset), then
+ * a square step (every edge midpoint gets the mean of its 4 diamond neighbours plus an
+ * offset; next to the border of the lattice, border_mean decides). Each new node only
+ * reads nodes of the level before or diamonds of its own level, so the order nodes are
+ * computed in does not matter.
+ *
+ * Here every level is stored compactly: the level of spacing h holds the lattice nodes at
+ * multiples of h, its node (c, r) being lattice node (c h, r h). A level is made from the one
+ * before (spacing 2h, its "parent") row by row: even rows interleave the parent's nodes
+ * with squares, odd rows interleave squares with diamonds, and a row reads three parent
+ * rows at most. So the levels are made together, each pulling rows from its parent as it
+ * needs them ("streams", below), in a few rows of memory per level; the last level goes
+ * straight into the layer when the layer is a crop of the lattice, and finds the output's
+ * range on the way. Only a periodic lattice is made level after level in whole buffers
+ * (its rows read across the seam), and stored whole when it must be resampled.
+ *
+ * The values are the classic algorithm's, bit for bit: every node is the same expression,
+ * summed in the same order, with the same offset (terrain_hash split as in random.h: one
+ * mix round per node). Vectorised loops cover the nodes whose 4 neighbours all exist;
+ * nodes at the lattice's border (and the periodic seam) go through level_node, which
+ * computes any node of a level from the parent alone. */
+
+typedef struct
 {
-  const int step = 2 * half;
-  const int end_x = l->periodic ? l->nodes_x : l->nodes_x - 1;
-  const int end_y = l->periodic ? l->nodes_y : l->nodes_y - 1;
-  for (int j = half; j < end_y; j += step)
-    {
-      float       *row = lattice_row (l, j);
-      const float *up = lattice_row (l, j - half);
-      const float *down = lattice_row (l, j + half == l->nodes_y ? 0 : j + half);
-      for (int i = half; i < end_x; i += step)
-        {
-          const int right = i + half == l->nodes_x ? 0 : i + half;
-          row[i] = 0.25f * (up[i - half] + up[right] + down[i - half] + down[right])
-                   + lattice_offset (seed, i, j, 0, amplitude);
-        }
-    }
+  /* The parent: pw x ph nodes of spacing 2h; its row b is at parent + (b % pring) * pstride
+   * (a ring of rows when the parent is made row by row too). */
+  const float *parent;
+  size_t       pstride;
+  int          pring;
+  int          pw, ph;
+  int          cw, ch; /* this level's nodes, spacing h */
+  int          h;
+  int          periodic;
+  TerrainEdges edges;
+  uint32_t     seed;
+  float        amp_diamond, amp_square;
+  uint32_t    *col_even, *col_odd; /* terrain_hash_column of columns 2a and 2a + 1 */
+  float       *diamonds[2];        /* two rows of diamonds */
+} Level;
+
+/* Nodes per axis of the compact level of spacing s on a lattice of `nodes` nodes. */
+static inline int
+level_nodes (int nodes, int s, int periodic)
+{
+  return periodic ? nodes / s : (nodes - 1) / s + 1;
 }
 
-/* A square-step node next to the lattice border: neighbours wrap on a periodic lattice;
- * on a bounded one the edge mode decides what replaces the missing neighbour. */
-static float
-border_mean (const Lattice *l, int i, int j, int half, TerrainEdges edges)
+static inline float
+node_offset (uint32_t column, uint32_t row_key, float amplitude)
 {
-  static const int di[4] = { -1, 1, 0, 0 };
-  static const int dj[4] = { 0, 0, -1, 1 };
+  return amplitude * terrain_hash_to_signed (terrain_hash_finish (column, row_key));
+}
+
+/* ---- Any single node, from the parent alone (borders, seams, ragged ends) ---- */
+
+static inline const float *
+parent_row (const Level *l, int b)
+{
+  return l->parent + (size_t) (b % l->pring) * l->pstride;
+}
+
+static inline float
+parent_node (const Level *l, int a, int b)
+{
+  return parent_row (l, b)[a];
+}
+
+/* Node (c, r), c and r odd: the centre of parent cell (c / 2, r / 2). */
+static float
+diamond_node (const Level *l, int c, int r)
+{
+  const int    a = c / 2, b = r / 2;
+  const int    right = a + 1 == l->pw ? 0 : a + 1, below = b + 1 == l->ph ? 0 : b + 1;
+  const float *up = parent_row (l, b), *down = parent_row (l, below);
+  return 0.25f * (up[a] + up[right] + down[a] + down[right])
+         + lattice_offset (l->seed, c * l->h, r * l->h, 0, l->amp_diamond);
+}
+
+/* A node a square node reads: a parent node or a diamond. */
+static float
+known_node (const Level *l, int c, int r)
+{
+  return c % 2 == 0 && r % 2 == 0 ? parent_node (l, c / 2, r / 2) : diamond_node (l, c, r);
+}
+
+/* A square node next to the lattice border: neighbours wrap on a periodic lattice; on a
+ * bounded one the edge mode decides what replaces the missing neighbour. */
+static float
+border_mean (const Level *l, int c, int r)
+{
+  static const int dc[4] = { -1, 1, 0, 0 };
+  static const int dr[4] = { 0, 0, -1, 1 };
   float sum = 0.0f;
   int   count = 0;
   for (int k = 0; k < 4; k++)
     {
-      int x = i + di[k] * half, y = j + dj[k] * half;
+      int x = c + dc[k], y = r + dr[k];
       if (l->periodic)
         {
-          x = (x + l->nodes_x) % l->nodes_x;
-          y = (y + l->nodes_y) % l->nodes_y;
+          x = (x + l->cw) % l->cw;
+          y = (y + l->ch) % l->ch;
         }
-      else if (x < 0 || x >= l->nodes_x || y < 0 || y >= l->nodes_y)
+      else if (x < 0 || x >= l->cw || y < 0 || y >= l->ch)
         {
-          if (edges != TERRAIN_EDGES_MIRROR)
+          if (l->edges != TERRAIN_EDGES_MIRROR)
             continue;
-          x = i - di[k] * half;
-          y = j - dj[k] * half;
+          x = c - dc[k];
+          y = r - dr[k];
         }
-      sum += lattice_row (l, y)[x];
+      sum += known_node (l, x, y);
       count++;
     }
   return sum / (float) count;
 }
 
-/* Square step: every edge midpoint gets the mean of its 4 diamond neighbours. The rows
- * and columns at the border go through border_mean; the rest is a branch-free loop. */
-static void
-square_step (Lattice *l, int half, uint32_t seed, float amplitude, TerrainEdges edges)
+/* Node (c, r) of the level, whatever its kind. */
+static float
+level_node (const Level *l, int c, int r)
 {
-  const int nx = l->nodes_x, ny = l->nodes_y, step = 2 * half;
-  for (int j = 0; j < ny; j += half)
+  if (c % 2 == 0 && r % 2 == 0)
+    return parent_node (l, c / 2, r / 2);
+  if (c % 2 == 1 && r % 2 == 1)
+    return diamond_node (l, c, r);
+  const float offset = lattice_offset (l->seed, c * l->h, r * l->h, 0, l->amp_square);
+  if (r >= 1 && r + 1 < l->ch && c >= 1 && c + 1 < l->cw)
+    return 0.25f * (known_node (l, c - 1, r) + known_node (l, c + 1, r) + known_node (l, c, r - 1)
+                    + known_node (l, c, r + 1))
+           + offset;
+  return border_mean (l, c, r) + offset;
+}
+
+/* ---- Whole rows: branch-free, vectorised ----
+ *
+ * The row kernels (at the end of this file) cover the nodes whose 4 neighbours all exist.
+ * With GCC or Clang they use generic vectors of VL lanes, which the compiler maps onto the
+ * target's SIMD, so they are vectorised at -O2 too; scalar loops finish each row, and are
+ * all there is with other compilers. They are compiled for the baseline (VL = 4: one SSE
+ * register on x86-64) and, on x86, for SSE4.1 (whose 32-bit vector multiply SSE2 lacks)
+ * and AVX2 (VL = 8), the best one the CPU has being chosen at run time. Never for FMA: a
+ * fused multiply-add would round differently.
+ *
+ * Lane for lane the arithmetic is the scalar expression's, bit for bit. The one rewrite is
+ * the offset: amplitude * terrain_hash_to_signed (h) is amplitude * ((N - 2^23) * 2^-23)
+ * with N = h >> 8, as N * 2^-23 - 1 is exact; scaling by a power of two is exact too (the
+ * amplitude, at least 2^-40, is far above the subnormals), so it equals
+ * (amplitude * 2^-23) * (N - 2^23), rounded once, and N - 2^23 is (int32_t) (h ^ 2^31) >> 8
+ * (arithmetic shift). */
+
+/* The running range of the values made: lo[k], hi[k] for lane k of the vector loops
+ * (independent lanes; the scalar code uses lane 0), reduced by range_get. */
+#define RANGE_LANES 8 /* >= VL */
+
+typedef struct
+{
+  float lo[RANGE_LANES], hi[RANGE_LANES];
+} Range;
+
+static void
+range_start (Range *range)
+{
+  for (int k = 0; k < RANGE_LANES; k++)
     {
-      float *row = lattice_row (l, j);
-      int    i = (j / half) % 2 ? 0 : half;
-      if (j - half >= 0 && j + half < ny)
+      range->lo[k] = INFINITY;
+      range->hi[k] = -INFINITY;
+    }
+}
+
+static inline void
+range_add (Range *range, float v)
+{
+  range->lo[0] = v < range->lo[0] ? v : range->lo[0];
+  range->hi[0] = v > range->hi[0] ? v : range->hi[0];
+}
+
+static void
+range_get (const Range *range, float *lo, float *hi)
+{
+  *lo = range->lo[0];
+  *hi = range->hi[0];
+  for (int k = 1; k < RANGE_LANES; k++)
+    {
+      *lo = range->lo[k] < *lo ? range->lo[k] : *lo;
+      *hi = range->hi[k] > *hi ? range->hi[k] : *hi;
+    }
+}
+
+typedef struct
+{
+  /* Diamonds a = 0 .. n-1 of the row between parent rows up and down. */
+  void (*diamonds) (float *restrict d, const float *restrict up, const float *restrict down,
+                    const uint32_t *restrict column, uint32_t key, float amplitude, int n);
+  /* An even row, columns 0 .. 2n-1: parent nodes p[a] and the squares between p[a], p[a+1]
+   * (left, right) and the diamonds above and below. The values written join range. */
+  void (*even) (float *restrict out, const float *restrict p, const float *restrict above,
+                const float *restrict below, const uint32_t *restrict column, uint32_t key,
+                float amplitude, int n, Range *restrict range);
+  /* An odd row, columns 2 .. 2n-1: the squares between diamonds d[a-1], d[a] (left, right)
+   * and the parent nodes above and below, and the diamonds. The values written join range. */
+  void (*odd) (float *restrict out, const float *restrict d, const float *restrict up,
+               const float *restrict down, const uint32_t *restrict column, uint32_t key,
+               float amplitude, int n, Range *restrict range);
+  /* terrain_normalize, and the fixed corners' normalisation, with the range known. */
+  void (*normalize) (float *data, size_t n, float lo, float hi);
+  void (*normalize_keeping_corners) (float *data, size_t n, float corner_height, float lo,
+                                     float hi);
+} Kernels;
+
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 9)
+#define DS_VECTORS 1
+#if defined(__x86_64__) || (defined(__i386__) && defined(__SSE__))
+#include <immintrin.h>
+#define DS_X86_INTRINSICS 1
+#define DS_X86_DISPATCH   1
+#endif
+#endif
+
+#define ROWS(name) name##_base
+#define VL         4
+#define ROWS_TARGET
+#include "diamond-square-rows.h"
+#undef ROWS
+#undef VL
+#undef ROWS_TARGET
+#ifdef DS_X86_DISPATCH
+#define ROWS(name) name##_sse41
+#define VL         4
+#define ROWS_TARGET __attribute__ ((target ("sse4.1")))
+#include "diamond-square-rows.h"
+#undef ROWS
+#undef VL
+#undef ROWS_TARGET
+#define ROWS(name) name##_avx2
+#define VL         8
+#define ROWS_TARGET __attribute__ ((target ("avx2")))
+#include "diamond-square-rows.h"
+#undef ROWS
+#undef VL
+#undef ROWS_TARGET
+#endif
+
+static const Kernels *
+kernels (void)
+{
+  static const Kernels base = { diamond_run_base, even_run_base, odd_run_base,
+                                normalize_base, normalize_keeping_corners_base };
+#ifdef DS_X86_DISPATCH
+  static const Kernels sse41 = { diamond_run_sse41, even_run_sse41, odd_run_sse41,
+                                 normalize_sse41, normalize_keeping_corners_sse41 };
+  static const Kernels avx2 = { diamond_run_avx2, even_run_avx2, odd_run_avx2,
+                                normalize_avx2, normalize_keeping_corners_avx2 };
+  if (__builtin_cpu_supports ("avx2"))
+    return &avx2;
+  if (__builtin_cpu_supports ("sse4.1"))
+    return &sse41;
+#endif
+  return &base;
+}
+
+/* ---- Levels made row by row ----
+ *
+ * A stream makes the rows of one level in order, pulling the rows of its parent from the
+ * parent's stream as it needs them: row r reads parent rows r/2 - 1 .. r/2 + 1 only, so on
+ * a bounded lattice every level but the last keeps just a ring of 4 rows, and all levels
+ * advance together through the cache. Only the part of a level that the next one reads is
+ * made (the last level's is the layer's crop of the lattice). A periodic lattice reads
+ * across its seam (row 0 needs the last row's diamonds): its levels are made whole, one
+ * after the other. */
+typedef struct Stream
+{
+  Level          lv;
+  struct Stream *source; /* the stream of lv's parent, or NULL when that is made already */
+  float         *rows;   /* row r at rows + (r % ring) * stride */
+  size_t         stride;
+  int            ring;
+  int            ow, oh; /* the part made: columns [0, ow), rows [0, oh) */
+  int            next;   /* the next row to make */
+  const float   *above;  /* the diamonds of row next - 1 */
+  Range          range;  /* of the rows made */
+} Stream;
+
+/* Row r's diamonds (r odd) that columns 0 .. ow-1 need, into d. */
+static void
+make_diamonds (const Level *l, const Kernels *k, int r, int ow, float *d)
+{
+  const int    b = r / 2, below = b + 1 == l->ph ? 0 : b + 1;
+  const int    wanted = ow / 2 + 1 < l->cw / 2 ? ow / 2 + 1 : l->cw / 2;
+  const int    inner = wanted < l->pw - 1 ? wanted : l->pw - 1; /* no wrap */
+  k->diamonds (d, parent_row (l, b), parent_row (l, below), l->col_odd,
+               terrain_hash_row_key (r * l->h), l->amp_diamond, inner);
+  for (int a = inner; a < wanted; a++)
+    d[a] = diamond_node (l, 2 * a + 1, r);
+}
+
+static void stream_until (Stream *s, const Kernels *k, int row);
+
+/* Makes the stream's next row. */
+static void
+stream_row (Stream *s, const Kernels *k)
+{
+  const Level *l = &s->lv;
+  const int    r = s->next, ow = s->ow, b = r / 2, inner = r >= 1 && r + 1 < l->ch;
+  if (s->source)
+    stream_until (s->source, k, l->periodic || b + 1 >= s->source->oh ? s->source->oh - 1 : b + 1);
+  float         *row = s->rows + (size_t) (r % s->ring) * s->stride;
+  const uint32_t key = terrain_hash_row_key (r * l->h);
+  int            c = 0, from = 0, to = 0; /* the kernels write [from, to) */
+  if (r % 2 == 0)
+    {
+      float *below = NULL;
+      if (r + 1 < l->ch)
         {
-          const float *up = lattice_row (l, j - half);
-          const float *down = lattice_row (l, j + half);
-          if (i == 0)
-            {
-              row[0] = border_mean (l, 0, j, half, edges) + lattice_offset (seed, 0, j, 0, amplitude);
-              i = step;
-            }
-          for (; i + half < nx; i += step)
-            row[i] = 0.25f * (row[i - half] + row[i + half] + up[i] + down[i])
-                     + lattice_offset (seed, i, j, 0, amplitude);
+          below = l->diamonds[b % 2];
+          make_diamonds (l, k, r + 1, ow, below);
         }
-      for (; i < nx; i += step)
-        row[i] = border_mean (l, i, j, half, edges) + lattice_offset (seed, i, j, 0, amplitude);
+      if (inner)
+        {
+          /* Squares at c = 2a + 1 < ow whose right neighbour exists (c + 1 < cw). */
+          const int n = ow / 2 < (l->cw - 1) / 2 ? ow / 2 : (l->cw - 1) / 2;
+          k->even (row, parent_row (l, b), s->above, below, l->col_odd, key, l->amp_square, n,
+                   &s->range);
+          c = to = 2 * n;
+        }
+      s->above = below;
     }
-}
-
-static void
-set_corners (Lattice *l, const TerrainDiamondSquare *p)
-{
-  for (int j = 0; j < l->nodes_y; j += l->cell)
-    for (int i = 0; i < l->nodes_x; i += l->cell)
-      lattice_row (l, j)[i] = p->corners == TERRAIN_CORNERS_FIXED
-                           ? 0.0f
-                           : lattice_offset (p->seed, i, j, 0, 1.0f);
-}
-
-/* Fixed corners: scale like min-max normalisation, then shift so the corners (height 0
- * before scaling) land exactly on corner_height; clamp what leaves [0, 1]. */
-static void
-normalize_keeping_corners (float *out, size_t n, float corner_height)
-{
-  float lo, hi;
-  terrain_min_max (out, n, &lo, &hi);
-  const float scale = hi > lo ? 1.0f / (hi - lo) : 0.0f;
-  for (size_t k = 0; k < n; k++)
+  else if (inner)
     {
-      float v = corner_height + out[k] * scale;
-      out[k] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+      /* Squares at c = 2a >= 2 with c + 1 < ow and c + 1 < cw, diamonds at c + 1. */
+      const int n = ow / 2 < l->cw / 2 ? ow / 2 : l->cw / 2;
+      if (n > 1)
+        {
+          row[0] = level_node (l, 0, r);
+          row[1] = s->above[0];
+          k->odd (row, s->above, parent_row (l, b), parent_row (l, b + 1), l->col_even, key,
+                  l->amp_square, n, &s->range);
+          from = 2;
+          c = to = 2 * n;
+        }
     }
+  for (; c < ow; c++)
+    row[c] = level_node (l, c, r);
+  for (c = 0; c < from; c++)
+    range_add (&s->range, row[c]);
+  for (c = to; c < ow; c++)
+    range_add (&s->range, row[c]);
+  s->next++;
+}
+
+/* Makes the stream's rows up to `row`. */
+static void
+stream_until (Stream *s, const Kernels *k, int row)
+{
+  while (s->next <= row)
+    stream_row (s, k);
+}
+
+/* ---- Setting the coarsest nodes ---- */
+
+static void
+set_corners (float *v, int w, int hgt, int cell, const TerrainDiamondSquare *p)
+{
+  for (int b = 0; b < hgt; b++)
+    for (int a = 0; a < w; a++)
+      v[(size_t) b * w + a] = p->corners == TERRAIN_CORNERS_FIXED
+                                ? 0.0f
+                                : lattice_offset (p->seed, a * cell, b * cell, 0, 1.0f);
 }
 
 void
@@ -168,59 +440,195 @@ node_pixel (const Lattice *l, int i, int nodes, int pixels)
   return i < pixels ? i : pixels - 1;
 }
 
-/* Sets the nodes every `spacing` from the guide; returns 0 when out of memory. */
+/* Sets the w x hgt nodes every `spacing` (stored compactly in v) from the guide; returns 0
+ * when out of memory. */
 static int
-set_guided_nodes (Lattice *l, const float *guide, int width, int height, int spacing)
+set_guided_nodes (const Lattice *l, float *v, int w, int hgt, const float *guide, int width,
+                  int height, int spacing)
 {
   double *sat = summed_area_table (guide, width, height);
   if (sat == NULL)
     return 0;
-  for (int j = 0; j < l->nodes_y; j += spacing)
-    for (int i = 0; i < l->nodes_x; i += spacing)
+  for (int b = 0; b < hgt; b++)
+    for (int a = 0; a < w; a++)
       {
-        const int x = node_pixel (l, i, l->nodes_x, width), y = node_pixel (l, j, l->nodes_y, height);
-        lattice_row (l, j)[i] = (float) (2.0 * box_mean (sat, width, height, x, y, spacing) - 1.0);
+        const int x = node_pixel (l, a * spacing, l->nodes_x, width);
+        const int y = node_pixel (l, b * spacing, l->nodes_y, height);
+        v[(size_t) b * w + a] = (float) (2.0 * box_mean (sat, width, height, x, y, spacing) - 1.0);
       }
   free (sat);
   return 1;
 }
 
-/* Fills a planned, allocated lattice with diamond-square heights (corners at 0 when fixed),
- * from the guide's nodes down when there is a guide. */
-static TerrainStatus
-diamond_square_lattice (Lattice *l, const TerrainDiamondSquare *p, int width, int height,
-                        const TerrainProgress *progress)
+/* w x h floats, or NULL when the size overflows or memory is short. */
+static float *
+alloc_floats (size_t w, size_t h)
 {
-  int top = l->cell; /* spacing of the coarsest nodes already set */
+  if (h != 0 && w > SIZE_MAX / sizeof (float) / h)
+    return NULL;
+  return malloc ((w * h > 0 ? w * h : 1) * sizeof (float));
+}
+
+/* Rows of the last level per progress report (and cancellation check). */
+#define BAND_ROWS 64
+
+/* Renders diamond-square heights (corners at 0 when fixed; from the guide's nodes down when
+ * there is a guide) into out, not yet normalised, and their range into lo, hi. */
+static TerrainStatus
+diamond_square_render (const TerrainDiamondSquare *p, float *out, int width, int height,
+                       const TerrainProgress *progress, const Kernels *kern, float *lo,
+                       float *hi)
+{
+  Lattice l;
+  lattice_plan (&l, width, height, p->edges == TERRAIN_EDGES_WRAP);
+  int top = l.cell; /* spacing of the coarsest nodes set directly */
   if (p->guide)
-    {
-      while (top > 1 && top > p->guide_scale)
-        top /= 2;
-      if (! set_guided_nodes (l, p->guide, width, height, top))
-        return TERRAIN_ERROR_NO_MEMORY;
-    }
-  else
-    set_corners (l, p);
+    while (top > 1 && top > p->guide_scale)
+      top /= 2;
+  int last = 0; /* the levels made are 1 .. last; level k has spacing top >> k */
+  while ((top >> last) > 1)
+    last++;
+  int levels = 0; /* of the whole lattice, for progress: the guide stands for the coarsest */
+  for (int half = l.cell / 2; half >= 1; half /= 2)
+    levels++;
+  /* The last level goes straight into the layer unless it must be resampled. */
+  const int direct = last > 0 && (! l.periodic || (l.nodes_x == width && l.nodes_y == height));
+#define LEVEL_W(k) level_nodes (l.nodes_x, top >> (k), l.periodic)
+#define LEVEL_H(k) level_nodes (l.nodes_y, top >> (k), l.periodic)
+
+  Stream        streams[32]; /* levels 1 .. last; last <= log2 (TERRAIN_MAX_SIDE) + 1 */
+  float        *top_nodes = NULL, *whole = NULL;
+  TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
+  for (int k = 1; k <= last; k++)
+    streams[k].rows = NULL, streams[k].lv.col_even = NULL, streams[k].lv.diamonds[0] = NULL;
+  if ((top_nodes = alloc_floats (LEVEL_W (0), LEVEL_H (0))) == NULL)
+    goto done;
+  if (! direct && last > 0 && (whole = alloc_floats (l.nodes_x, l.nodes_y)) == NULL)
+    goto done;
 
   const float decay = (float) pow (2.0, -p->roughness);
   /* Square-step points lie 1/sqrt(2) as far from their parents as diamond-step points
    * do: their offsets get the half-level factor 2^(-H/2) (Voss's successive random
    * additions), which keeps the structure-function slope at 2H. */
   const float square_factor = p->square_half_step ? (float) pow (2.0, -0.5 * p->roughness) : 1.0f;
-  float amplitude = decay;
-  int levels = 0, level = 0;
-  for (int half = l->cell / 2; half >= 1; half /= 2)
-    levels++;
-  for (int half = l->cell / 2; half >= 1; half /= 2, amplitude *= decay)
+  float amplitude = decay; /* of level 1 of the whole lattice, then times decay per level */
+  for (int k = levels - last; k > 0; k--)
+    amplitude *= decay;
+  for (int k = 1; k <= last; k++, amplitude *= decay)
     {
-      if (terrain_progress_report (progress, (double) level++ / (levels + 1)))
-        return TERRAIN_CANCELLED;
-      if (2 * half > top)
-        continue; /* these nodes came from the guide */
-      diamond_step (l, half, p->seed, amplitude);
-      square_step (l, half, p->seed, amplitude * square_factor, p->edges);
+      Stream *s = &streams[k];
+      Level  *lv = &s->lv;
+      lv->pw = LEVEL_W (k - 1), lv->ph = LEVEL_H (k - 1);
+      lv->cw = LEVEL_W (k), lv->ch = LEVEL_H (k);
+      lv->h = top >> k;
+      lv->periodic = l.periodic;
+      lv->edges = p->edges;
+      lv->seed = p->seed;
+      lv->amp_diamond = amplitude;
+      lv->amp_square = amplitude * square_factor;
+      s->source = k > 1 ? &streams[k - 1] : NULL;
+      s->next = 0;
+      s->above = NULL;
+      range_start (&s->range);
     }
-  return TERRAIN_OK;
+  /* Where each level's rows go, from the last level up: each makes what the next reads. */
+  for (int k = last; k >= 1; k--)
+    {
+      Stream *s = &streams[k];
+      if (k == last && direct)
+        {
+          s->rows = out, s->stride = (size_t) width, s->ring = height;
+          s->ow = width, s->oh = height;
+        }
+      else if (k == last)
+        {
+          s->rows = whole, s->stride = (size_t) l.nodes_x, s->ring = l.nodes_y;
+          s->ow = l.nodes_x, s->oh = l.nodes_y;
+        }
+      else
+        {
+          const Stream *next = &streams[k + 1];
+          s->ow = l.periodic || next->ow / 2 + 2 > s->lv.cw ? s->lv.cw : next->ow / 2 + 2;
+          s->oh = l.periodic || (next->oh - 1) / 2 + 2 > s->lv.ch ? s->lv.ch
+                                                               : (next->oh - 1) / 2 + 2;
+          s->ring = l.periodic ? s->oh : 4;
+          s->stride = (size_t) s->ow;
+          if ((s->rows = alloc_floats (s->stride, (size_t) s->ring)) == NULL)
+            goto done;
+        }
+      /* Column hashes and diamonds for the columns the level makes (and one beyond). */
+      const int columns = s->ow + 2 < s->lv.cw ? s->ow + 2 : s->lv.cw;
+      s->lv.col_even = malloc (((size_t) columns + 2) * sizeof (uint32_t));
+      s->lv.diamonds[0] = alloc_floats (2, (size_t) columns / 2 + 1);
+      if (s->lv.col_even == NULL || s->lv.diamonds[0] == NULL)
+        goto done;
+      s->lv.col_odd = s->lv.col_even + columns / 2 + 1;
+      s->lv.diamonds[1] = s->lv.diamonds[0] + columns / 2 + 1;
+      for (int a = 0; 2 * a < columns; a++)
+        s->lv.col_even[a] = terrain_hash_column (p->seed, 2 * a * s->lv.h, 0);
+      for (int a = 0; 2 * a + 1 < columns; a++)
+        s->lv.col_odd[a] = terrain_hash_column (p->seed, (2 * a + 1) * s->lv.h, 0);
+    }
+  /* Each level's parent: the top nodes, or the previous stream's rows. */
+  for (int k = 1; k <= last; k++)
+    {
+      Level *lv = &streams[k].lv;
+      lv->parent = k > 1 ? streams[k - 1].rows : top_nodes;
+      lv->pstride = k > 1 ? streams[k - 1].stride : (size_t) LEVEL_W (0);
+      lv->pring = k > 1 ? streams[k - 1].ring : LEVEL_H (0);
+    }
+
+  if (p->guide)
+    {
+      if (! set_guided_nodes (&l, top_nodes, LEVEL_W (0), LEVEL_H (0), p->guide, width,
+                              height, top))
+        goto done;
+    }
+  else
+    set_corners (top_nodes, LEVEL_W (0), LEVEL_H (0), top, p);
+
+  if (last > 0)
+    {
+      Stream *s = &streams[last];
+      for (int r = 0; r < s->oh; r++)
+        {
+          if (r % BAND_ROWS == 0 &&
+              terrain_progress_report (progress, (double) r / s->oh * levels / (levels + 1)))
+            {
+              status = TERRAIN_CANCELLED;
+              goto done;
+            }
+          stream_row (s, kern);
+        }
+    }
+#undef LEVEL_W
+#undef LEVEL_H
+
+  if (direct)
+    range_get (&streams[last].range, lo, hi);
+  else
+    {
+      l.v = last > 0 ? whole : top_nodes;
+      lattice_to_layer (&l, out, width, height);
+      terrain_min_max (out, (size_t) width * height, lo, hi);
+    }
+  /* The lane-wise range may hold either zero where the output has both: the exact scan
+   * decides which one, as the normalisation's arithmetic can tell them apart. */
+  if (*lo == 0.0f || *hi == 0.0f)
+    terrain_min_max (out, (size_t) width * height, lo, hi);
+  status = TERRAIN_OK;
+
+done:
+  for (int k = 1; k <= last; k++)
+    {
+      if (k < last)
+        free (streams[k].rows);
+      free (streams[k].lv.col_even);
+      free (streams[k].lv.diamonds[0]);
+    }
+  free (top_nodes);
+  free (whole);
+  return status;
 }
 
 TerrainStatus
@@ -237,26 +645,31 @@ terrain_diamond_square (const TerrainDiamondSquare *p, float *out, int width, in
       (p->guide && (p->guide_scale < 1 || p->subdivision != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)))
     return TERRAIN_ERROR_INVALID;
 
-  const int periodic = p->edges == TERRAIN_EDGES_WRAP;
-  Lattice l;
+  const size_t   n = (size_t) width * height;
+  const Kernels *kern = kernels ();
+  float          lo, hi;
   if (p->subdivision == TERRAIN_SUBDIVISION_SQUARE_SQUARE)
-    status = terrain_square_square_lattice (&l, width, height, periodic, p, progress);
+    {
+      Lattice l;
+      status = terrain_square_square_lattice (&l, width, height, p->edges == TERRAIN_EDGES_WRAP,
+                                              p, progress);
+      if (status == TERRAIN_OK)
+        lattice_to_layer (&l, out, width, height);
+      free (l.v);
+      if (status != TERRAIN_OK)
+        return status;
+      terrain_min_max (out, n, &lo, &hi);
+    }
   else
     {
-      lattice_plan (&l, width, height, periodic);
-      status = lattice_alloc (&l) ? diamond_square_lattice (&l, p, width, height, progress)
-                                  : TERRAIN_ERROR_NO_MEMORY;
+      status = diamond_square_render (p, out, width, height, progress, kern, &lo, &hi);
+      if (status != TERRAIN_OK)
+        return status;
     }
-  if (status == TERRAIN_OK)
-    lattice_to_layer (&l, out, width, height);
-  free (l.v);
-  if (status != TERRAIN_OK)
-    return status;
 
-  const size_t n = (size_t) width * height;
   if (p->corners == TERRAIN_CORNERS_FIXED && p->guide == NULL)
-    normalize_keeping_corners (out, n, (float) p->corner_height);
+    kern->normalize_keeping_corners (out, n, (float) p->corner_height, lo, hi);
   else
-    terrain_normalize (out, n);
+    kern->normalize (out, n, lo, hi);
   return terrain_progress_report (progress, 1.0) ? TERRAIN_CANCELLED : TERRAIN_OK;
 }

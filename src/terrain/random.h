@@ -38,6 +38,29 @@ terrain_hash (uint32_t seed, int32_t x, int32_t y, uint32_t salt)
   return h;
 }
 
+/* terrain_hash in two parts, for loops over many nodes: the first two rounds depend on
+ * (seed, x, salt) only, so a column's part is computed once and every node then costs one
+ * round. Bit-identical:
+ *   terrain_hash (seed, x, y, salt)
+ *     == terrain_hash_finish (terrain_hash_column (seed, x, salt), terrain_hash_row_key (y)) */
+static inline uint32_t
+terrain_hash_column (uint32_t seed, int32_t x, uint32_t salt)
+{
+  return terrain_mix32 (terrain_mix32 (seed ^ (salt * 0x9e3779b9U)) ^ (uint32_t) x);
+}
+
+static inline uint32_t
+terrain_hash_row_key (int32_t y)
+{
+  return (uint32_t) y * 0x85ebca6bU;
+}
+
+static inline uint32_t
+terrain_hash_finish (uint32_t column, uint32_t row_key)
+{
+  return terrain_mix32 (column ^ row_key);
+}
+
 /* Uniform float in [-1, 1) from the top 24 bits of a hash: exact in float, no bias. */
 static inline float
 terrain_hash_to_signed (uint32_t h)
