@@ -44,10 +44,20 @@ render_layer (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   return check_render (info, status, why, heights, (gsize) width * height, width, height, error);
 }
 
+/* Copies the rectangle x, y, w, h of a layer_width-wide map into out (stride w). */
+static void
+copy_rect (const float *layer, int layer_width, float *out, int x, int y, int w, int h)
+{
+  for (int row = 0; row < h; row++)
+    memcpy (out + (gsize) row * w, layer + (gsize) (y + row) * layer_width + x,
+            (gsize) w * sizeof (float));
+}
+
 /* The whole layer's result in *scratch, allocated on first use. */
 static TerrainStatus
 render_scratch (const TerrainProcedureInfo *info, const TerrainArgValues *values,
-                GimpDrawable *drawable, float **scratch, GError **error)
+                GimpDrawable *drawable, float **scratch, const TerrainProgress *progress,
+                GError **error)
 {
   const int width = gimp_drawable_get_width (drawable);
   const int height = gimp_drawable_get_height (drawable);
@@ -55,7 +65,7 @@ render_scratch (const TerrainProcedureInfo *info, const TerrainArgValues *values
     *scratch = g_try_new (float, (gsize) width * height);
   if (*scratch == NULL)
     return check_render (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0, width, height, error);
-  return render_layer (info, values, drawable, *scratch, NULL, error);
+  return render_layer (info, values, drawable, *scratch, progress, error);
 }
 
 TerrainStatus
@@ -63,10 +73,9 @@ terrain_render_region (const TerrainProcedureInfo *info, const TerrainArgValues 
                        GimpDrawable *drawable, float **scratch, float *out, int x, int y,
                        int w, int h, GError **error)
 {
-  const int width = gimp_drawable_get_width (drawable);
-  TerrainStatus status = render_scratch (info, values, drawable, scratch, error);
-  for (int row = 0; status == TERRAIN_OK && row < h; row++)
-    memcpy (out + (gsize) row * w, *scratch + (gsize) (y + row) * width + x, (gsize) w * sizeof (float));
+  TerrainStatus status = render_scratch (info, values, drawable, scratch, NULL, error);
+  if (status == TERRAIN_OK)
+    copy_rect (*scratch, gimp_drawable_get_width (drawable), out, x, y, w, h);
   return status;
 }
 
@@ -80,7 +89,7 @@ terrain_render_samples (const TerrainProcedureInfo *info, const TerrainArgValues
 
   if (info->render_rect == NULL || terrain_reads_layer (info, values->values))
     {
-      TerrainStatus status = render_scratch (info, values, drawable, scratch, error);
+      TerrainStatus status = render_scratch (info, values, drawable, scratch, NULL, error);
       if (status == TERRAIN_OK)
         terrain_sample_nearest (*scratch, width, height, samples, pw, ph);
       return status;
@@ -126,9 +135,7 @@ next_band (gpointer user, float *heights, int x, int y, int w, int h)
   BandWriter *b = user;
   char why[256] = "";
   if (b->layer)
-    for (int row = 0; row < h; row++)
-      memcpy (heights + (gsize) row * w, b->layer + (gsize) (y + row) * b->layer_width + x,
-              (gsize) w * sizeof (float));
+    copy_rect (b->layer, b->layer_width, heights, x, y, w, h);
   else
     b->status = check_render (b->info,
                               b->info->render_rect (b->values->values, heights, x, y, w, h,
@@ -155,7 +162,6 @@ terrain_apply (const TerrainProcedureInfo *info, const TerrainArgValues *values,
                GimpDrawable *drawable, GError **error)
 {
   const int width = gimp_drawable_get_width (drawable);
-  const int height = gimp_drawable_get_height (drawable);
   int x, y, w, h;
 
   if (! gimp_drawable_mask_intersect (drawable, &x, &y, &w, &h))
@@ -167,15 +173,8 @@ terrain_apply (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   /* Band by band straight from the core when it can; else the whole layer first. */
   if (info->render_rect == NULL || terrain_reads_layer (info, values->values))
     {
-      TerrainStatus status = terrain_check_size (width, height);
-      if (status == TERRAIN_OK && (layer = g_try_new (float, (gsize) width * height)) == NULL)
-        status = TERRAIN_ERROR_NO_MEMORY;
-      if (status != TERRAIN_OK)
-        return pdb_status (check_render (info, status == TERRAIN_ERROR_INVALID
-                                                 ? TERRAIN_ERROR_NO_MEMORY : status,
-                                         "", NULL, 0, width, height, error));
       TerrainProgress progress = { report_render, NULL };
-      status = render_layer (info, values, drawable, layer, &progress, error);
+      TerrainStatus status = render_scratch (info, values, drawable, &layer, &progress, error);
       if (status != TERRAIN_OK)
         {
           g_free (layer);
