@@ -131,6 +131,42 @@ test_overlap_identity (void)
   free (big);
 }
 
+/* Renders the w x h world rectangle at (x0, y0) in bands of 128, 1 and 77 rows and in
+ * 128 x 128 tiles (the last ones partial), and checks each equals `whole`, one call's
+ * render of it. `label` prefixes the messages. */
+static void
+check_bands_and_tiles (const TerrainField *p, const float *whole, int32_t x0, int32_t y0,
+                       int w, int h, const char *label)
+{
+  float *banded = malloc ((size_t) w * h * sizeof (float));
+  const int band_heights[] = { 128, 1, 77 };
+  for (size_t b = 0; b < 3; b++)
+    {
+      int ok = 1;
+      for (int y = 0; y < h; y += band_heights[b])
+        {
+          TerrainField band = *p;
+          band.offset_x = x0;
+          band.offset_y = y0 + y;
+          const int bh = y + band_heights[b] <= h ? band_heights[b] : h - y;
+          ok &= terrain_field (&band, banded + (size_t) y * w, w, bh, NULL) == TERRAIN_OK;
+        }
+      CHECK (ok && fields_equal (whole, banded, (size_t) w * h),
+             "%sbands of %d rows differ from one render", label, band_heights[b]);
+    }
+  int ok = 1;
+  for (int ty = 0; ty < h; ty += 128)
+    for (int tx = 0; tx < w; tx += 128)
+      {
+        const int tw = tx + 128 <= w ? 128 : w - tx, th = ty + 128 <= h ? 128 : h - ty;
+        float *tile = render_at (p, x0 + tx, y0 + ty, tw, th);
+        ok &= same_world_pixels (whole, x0, y0, w, tile, x0 + tx, y0 + ty, tw, th);
+        free (tile);
+      }
+  CHECK (ok, "%s128x128 tiles differ from one render", label);
+  free (banded);
+}
+
 /* A big layer rendered in bands (and in tiles) equals one call. */
 static void
 test_bands (void)
@@ -142,35 +178,8 @@ test_bands (void)
   const int w = 700, h = 1000;
   const int32_t x0 = -123, y0 = 4567;
   float *whole = render_at (&p, x0, y0, w, h);
-  float *banded = malloc ((size_t) w * h * sizeof (float));
-  const int band_heights[] = { 128, 1, 77 };
-  for (size_t b = 0; b < 3; b++)
-    {
-      int ok = 1;
-      for (int y = 0; y < h; y += band_heights[b])
-        {
-          TerrainField band = p;
-          band.offset_x = x0;
-          band.offset_y = y0 + y;
-          const int bh = y + band_heights[b] <= h ? band_heights[b] : h - y;
-          ok &= terrain_field (&band, banded + (size_t) y * w, w, bh, NULL) == TERRAIN_OK;
-        }
-      CHECK (ok && fields_equal (whole, banded, (size_t) w * h),
-             "bands of %d rows differ from one render", band_heights[b]);
-    }
-  /* 128 x 128 tiles (the last ones partial). */
-  int ok = 1;
-  for (int ty = 0; ty < h; ty += 128)
-    for (int tx = 0; tx < w; tx += 128)
-      {
-        const int tw = tx + 128 <= w ? 128 : w - tx, th = ty + 128 <= h ? 128 : h - ty;
-        float *tile = render_at (&p, x0 + tx, y0 + ty, tw, th);
-        ok &= same_world_pixels (whole, x0, y0, w, tile, x0 + tx, y0 + ty, tw, th);
-        free (tile);
-      }
-  CHECK (ok, "128x128 tiles differ from one render");
+  check_bands_and_tiles (&p, whole, x0, y0, w, h, "");
   free (whole);
-  free (banded);
 }
 
 /* No drift with position: tiles side by side, and far away, have the same statistics
@@ -517,38 +526,13 @@ test_guide_bands (void)
       p.iterations = 10;
       guide_set (&p, g, gw, gh, x0 + 40, y0 + 30, scales[k]);
       float *whole = render_at (&p, x0, y0, w, h);
-      float *banded = malloc ((size_t) w * h * sizeof (float));
-      const int band_heights[] = { 128, 1, 77 };
-      for (size_t b = 0; b < 3; b++)
-        {
-          int ok = 1;
-          for (int y = 0; y < h; y += band_heights[b])
-            {
-              TerrainField band = p;
-              band.offset_x = x0;
-              band.offset_y = y0 + y;
-              const int bh = y + band_heights[b] <= h ? band_heights[b] : h - y;
-              ok &= terrain_field (&band, banded + (size_t) y * w, w, bh, NULL) == TERRAIN_OK;
-            }
-          CHECK (ok && fields_equal (whole, banded, (size_t) w * h),
-                 "guide_scale %d: bands of %d rows differ from one render", scales[k],
-                 band_heights[b]);
-        }
-      int ok = 1;
-      for (int ty = 0; ty < h; ty += 128)
-        for (int tx = 0; tx < w; tx += 128)
-          {
-            const int tw = tx + 128 <= w ? 128 : w - tx, th = ty + 128 <= h ? 128 : h - ty;
-            float *tile = render_at (&p, x0 + tx, y0 + ty, tw, th);
-            ok &= same_world_pixels (whole, x0, y0, w, tile, x0 + tx, y0 + ty, tw, th);
-            free (tile);
-          }
-      CHECK (ok, "guide_scale %d: 128x128 tiles differ from one render", scales[k]);
+      char label[32];
+      snprintf (label, sizeof label, "guide_scale %d: ", scales[k]);
+      check_bands_and_tiles (&p, whole, x0, y0, w, h, label);
       float lo, hi;
       terrain_min_max (whole, (size_t) w * h, &lo, &hi);
       CHECK (lo >= 0.0f && hi <= 1.0f, "guide_scale %d: range [%g, %g]", scales[k], lo, hi);
       free (whole);
-      free (banded);
       check_contained (&p, x0 - 500, y0 - 300, 400, 350, x0 - 333, y0 - 111, 37, 53);
       check_contained (&p, x0 + 650, y0 + 900, 200, 300, x0 + 651, y0 + 901, 1, 1);
     }
