@@ -4,6 +4,7 @@
 #include "random.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* PCG32 stream of this generator: circles and fault with the same seed are unrelated. */
 #define CIRCLES_STREAM 0x43495243u /* "CIRC" */
@@ -18,21 +19,37 @@ raised_cosine (double pd2)
   return 0.5 + 0.5 * cos (TERRAIN_PI * sqrt (pd2));
 }
 
-/* Adds amplitude * (1 + cos(pi * 2r / D)) / 2 to the pixels strictly inside the circle of
- * radius D/2 around pixel (cx, cy), clipped to the image; the rim itself would add 0.
- * Returns the pixels touched. */
-static long
-add_circle (float *out, int width, int height, int cx, int cy, double radius,
-            double amplitude, const TerrainProfileTable *bump)
+/* One circle, drawn before any is added. */
+typedef struct
 {
-  /* For radii below ~1e-150 the square underflows to 0 and even the centre would drop out
-   * (found by fuzzing): a floor keeps the centre inside and its table position finite. */
-  const double r2 = fmax (radius * radius, 1e-300);
-  const double segments_per_d2 = TERRAIN_PROFILE_SEGMENTS / r2; /* table position of dx^2+dy^2 */
-  const double reach = floor (radius); /* no pixel row or column beyond it is inside */
-  const int    y0 = cy - reach < 0 ? 0 : cy - (int) reach;
-  const int    y1 = cy + reach > height - 1 ? height - 1 : cy + (int) reach;
-  long touched = 0;
+  int    cx, cy;
+  double amplitude; /* signed */
+} Circle;
+
+/* Strips of rows add every circle, in order, to their own rows: each pixel sums the same
+ * terms in the same order as with one strip, so any threads give the same floats. */
+typedef struct
+{
+  const Circle              *circles;
+  int                        iterations;
+  double                     r2;              /* the radius squared */
+  double                     segments_per_d2; /* table position of dx^2 + dy^2 */
+  double                     reach;           /* no pixel row or column beyond it is inside */
+  const TerrainProfileTable *bump;
+  float                     *out;
+  int                        width;
+} CircleRows;
+
+/* Adds amplitude * (1 + cos(pi * 2r / D)) / 2 to the pixels strictly inside circle c of
+ * radius D/2 around pixel (cx, cy), clipped to the image's rows [first, end); the rim
+ * itself would add 0. */
+static void
+add_circle (const CircleRows *job, const Circle *c, int first, int end)
+{
+  const int    cx = c->cx, cy = c->cy, width = job->width;
+  const double r2 = job->r2, reach = job->reach;
+  const int    y0 = cy - reach < first ? first : cy - (int) reach;
+  const int    y1 = cy + reach > end - 1 ? end - 1 : cy + (int) reach;
   for (int y = y0; y <= y1; y++)
     {
       const double dy2 = (double) (y - cy) * (y - cy), rest = r2 - dy2;
@@ -44,16 +61,37 @@ add_circle (float *out, int width, int height, int cx, int cy, double radius,
         continue;
       const int x0 = cx - half < 0 ? 0 : cx - (int) half;
       const int x1 = cx + half > width - 1 ? width - 1 : cx + (int) half;
-      float *row = out + (size_t) y * width;
+      float *row = job->out + (size_t) y * width;
       for (int x = x0; x <= x1; x++)
         {
           const double dx = x - cx;
-          const double v = (dx * dx + dy2) * segments_per_d2;
-          row[x] += (float) (amplitude * terrain_profile_table_at (bump, v));
+          const double v = (dx * dx + dy2) * job->segments_per_d2;
+          row[x] += (float) (c->amplitude * terrain_profile_table_at (job->bump, v));
         }
-      touched += x1 - x0 + 1;
     }
-  return touched;
+}
+
+static void
+circle_rows (void *user, int strip, int first, int end)
+{
+  const CircleRows *job = user;
+  (void) strip;
+  for (size_t i = (size_t) first * job->width; i < (size_t) end * job->width; i++)
+    job->out[i] = 0.0f;
+  for (int i = 0; i < job->iterations; i++)
+    add_circle (job, &job->circles[i], first, end);
+}
+
+/* Rows per progress report: about REPORT_WORK pixels, and enough rows that looking at
+ * every circle once per report costs a tenth of the pixels at most. A circle covers about
+ * min (diameter, height) rows of min (diameter, width) pixels. */
+static int
+report_rows (const TerrainCircles *p, int width, int height)
+{
+  const double pixels_per_row = 1.0 + p->iterations * (fmin (p->diameter, height) + 1.0) / height *
+                                        (fmin (p->diameter, width) + 1.0);
+  const double work = fmax (REPORT_WORK, 10.0 * p->iterations);
+  return pixels_per_row < work ? (int) (work / pixels_per_row) : 1;
 }
 
 static TerrainStatus
@@ -69,35 +107,37 @@ render (const TerrainCircles *p, float *out, int width, int height,
       ! (p->diameter > 0.0 && p->diameter <= 2.0 * TERRAIN_MAX_SIDE))
     return TERRAIN_ERROR_INVALID;
 
-  const size_t n = (size_t) width * height;
-  for (size_t i = 0; i < n; i++)
-    out[i] = 0.0f;
-
-  TerrainProfileTable bump;
-  terrain_profile_table_fill (&bump, raised_cosine);
+  Circle *circles = malloc ((size_t) p->iterations * sizeof *circles);
+  if (circles == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
   TerrainRng rng;
   terrain_rng_init (&rng, p->seed, CIRCLES_STREAM);
-  long work = 0;
   for (int i = 0; i < p->iterations; i++)
     {
-      const int cx = (int) terrain_rng_below (&rng, (uint32_t) width);
-      const int cy = (int) terrain_rng_below (&rng, (uint32_t) height);
+      Circle *c = &circles[i];
+      c->cx = (int) terrain_rng_below (&rng, (uint32_t) width);
+      c->cy = (int) terrain_rng_below (&rng, (uint32_t) height);
       /* The coin is drawn in every direction, so one seed places the same circles. */
       const int coin = (int) (terrain_rng_next (&rng) >> 31);
       const int lowers = p->direction == TERRAIN_CIRCLES_RANDOM ? coin
                                                                 : p->direction == TERRAIN_CIRCLES_LOWER;
       const double disp = terrain_displacement_at (p->displacement_start, p->displacement_end,
                                                    p->decay_iterations, i);
-      work += 1 + add_circle (out, width, height, cx, cy, 0.5 * p->diameter,
-                              lowers ? -disp : disp, &bump);
-      if (work >= REPORT_WORK)
-        {
-          work = 0;
-          if (terrain_progress_report (progress, (double) (i + 1) / p->iterations))
-            return TERRAIN_CANCELLED;
-        }
+      c->amplitude = lowers ? -disp : disp;
     }
-  return TERRAIN_OK;
+
+  TerrainProfileTable bump;
+  terrain_profile_table_fill (&bump, raised_cosine);
+  /* For radii below ~1e-150 the square underflows to 0 and even the centre would drop out
+   * (found by fuzzing): a floor keeps the centre inside and its table position finite. */
+  const double radius = 0.5 * p->diameter, r2 = fmax (radius * radius, 1e-300);
+  CircleRows   job = { circles, p->iterations, r2, TERRAIN_PROFILE_SEGMENTS / r2,
+                       floor (radius), &bump, out, width };
+  status = terrain_parallel_rows (height, terrain_parallel_strips (height),
+                                  report_rows (p, width, height), circle_rows, &job, progress,
+                                  0.0, 1.0);
+  free (circles);
+  return status;
 }
 
 void

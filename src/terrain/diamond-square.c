@@ -292,7 +292,8 @@ typedef struct Stream
   int            ring;
   int            ow, oh; /* the part made: columns [0, ow), rows [0, oh) */
   int            next;   /* the next row to make */
-  const float   *above;  /* the diamonds of row next - 1 */
+  const float   *above;  /* the diamonds row `next` reads: of row next - 1 (next even, a
+                          * row of parents and squares) or of row next itself (odd) */
   Range          range;  /* of the rows made */
 } Stream;
 
@@ -311,14 +312,21 @@ make_diamonds (const Level *l, const Kernels *k, int r, int ow, float *d)
 
 static void stream_until (Stream *s, const Kernels *k, int row);
 
+/* Makes the parent's rows up to b (or all it makes), when the stream pulls them. */
+static void
+pull_parent (Stream *s, const Kernels *k, int b)
+{
+  if (s->source)
+    stream_until (s->source, k, b < s->source->oh ? b : s->source->oh - 1);
+}
+
 /* Makes the stream's next row. */
 static void
 stream_row (Stream *s, const Kernels *k)
 {
   const Level *l = &s->lv;
   const int    r = s->next, ow = s->ow, b = r / 2, inner = r >= 1 && r + 1 < l->ch;
-  if (s->source)
-    stream_until (s->source, k, l->periodic || b + 1 >= s->source->oh ? s->source->oh - 1 : b + 1);
+  pull_parent (s, k, b + 1);
   float         *row = s->rows + (size_t) (r % s->ring) * s->stride;
   const uint32_t key = terrain_hash_row_key (r * l->h);
   int            c = 0, from = 0, to = 0; /* the kernels write [from, to) */
@@ -369,6 +377,26 @@ stream_until (Stream *s, const Kernels *k, int row)
 {
   while (s->next <= row)
     stream_row (s, k);
+}
+
+/* Makes the stream (and its sources) ready to make `row` next, as if it had made the rows
+ * before: row r reads parent rows from (r - 1) / 2 on, and the diamonds of row r - 1 (r
+ * even) or r (odd), which the row before made. */
+static void
+stream_seek (Stream *s, const Kernels *k, int row)
+{
+  const Level *l = &s->lv;
+  const int    d = row % 2 ? row : row - 1; /* the diamonds' row; -1: none */
+  if (s->source)
+    stream_seek (s->source, k, row > 0 ? (row - 1) / 2 : 0);
+  s->next = row;
+  s->above = NULL;
+  if (d > 0)
+    {
+      pull_parent (s, k, d / 2 + 1);
+      s->above = l->diamonds[d / 2 % 2]; /* where row d - 1 would have put them */
+      make_diamonds (l, k, d, s->ow, l->diamonds[d / 2 % 2]);
+    }
 }
 
 /* ---- Setting the coarsest nodes ---- */
@@ -469,8 +497,137 @@ alloc_floats (size_t w, size_t h)
   return malloc ((w * h > 0 ? w * h : 1) * sizeof (float));
 }
 
-/* Rows of the last level per progress report (and cancellation check). */
+/* Rows of the last level per progress report (and cancellation check) with one thread. */
 #define BAND_ROWS 64
+
+/* ---- Strips: a level's rows on several threads ----
+ *
+ * Every node is a pure function of its parent level, so the rows of a level can be cut into
+ * strips (terrain_parallel_rows) that are made apart, on any threads, with the same values
+ * bit for bit. Each strip has its own streams (a StreamSet): copies of the plan's levels with
+ * their own rings of rows and their own diamonds, sharing the plan's column hashes and the
+ * rows the plan keeps whole (a periodic level, the layer). A strip's first call seeks them to
+ * its first row (stream_seek), so each coarser level remakes the two or three of its rows
+ * that the strip above makes too: a few layer rows' worth of extra work per strip. The
+ * strips' ranges are merged lane by lane: min and max do not depend on the order, and the
+ * two zeros they cannot tell apart are settled by the exact scan, as with one thread.
+ *
+ * A bounded lattice is one job, the last level's rows cut into strips, each strip streaming
+ * all the levels. A periodic lattice is made level after level, each level cut into strips
+ * whose one stream reads the whole parent. With one thread there is one strip, made BAND_ROWS
+ * rows at a time: the single-threaded algorithm. */
+typedef struct
+{
+  Stream streams[32]; /* levels first .. level of the job */
+  float *memory;      /* their own rings and diamonds */
+} StreamSet;
+
+typedef struct
+{
+  const Stream  *plan;         /* levels 1 .. last: sizes, hashes, rows kept whole */
+  int            first, level; /* the levels streamed; first's parent is made already */
+  const Kernels *kern;
+  StreamSet     *sets;         /* one per strip */
+} StripJob;
+
+/* Columns of a level whose hashes and diamonds are kept: the ones made and one beyond. */
+static int
+level_columns (const Stream *s)
+{
+  return s->ow + 2 < s->lv.cw ? s->ow + 2 : s->lv.cw;
+}
+
+/* One strip's streams; 0 when out of memory. */
+static int
+stream_set_init (StreamSet *set, const StripJob *job)
+{
+  size_t floats = 0;
+  for (int k = job->first; k <= job->level; k++)
+    {
+      const Stream *plan = &job->plan[k];
+      floats += 2 * ((size_t) level_columns (plan) / 2 + 1);
+      if (plan->rows == NULL)
+        floats += (size_t) plan->ring * plan->stride;
+    }
+  if ((set->memory = alloc_floats (floats, 1)) == NULL)
+    return 0;
+  float *unused = set->memory;
+  for (int k = job->first; k <= job->level; k++)
+    {
+      Stream   *s = &set->streams[k];
+      const int diamonds = level_columns (&job->plan[k]) / 2 + 1;
+      *s = job->plan[k];
+      s->lv.diamonds[0] = unused;
+      s->lv.diamonds[1] = unused + diamonds;
+      unused += 2 * (size_t) diamonds;
+      if (s->rows == NULL)
+        {
+          s->rows = unused;
+          unused += (size_t) s->ring * s->stride;
+        }
+      s->source = k > job->first ? &set->streams[k - 1] : NULL;
+      if (s->source)
+        {
+          s->lv.parent = s->source->rows;
+          s->lv.pstride = s->source->stride;
+          s->lv.pring = s->source->ring;
+        }
+      s->next = -1; /* the strip's first call seeks */
+      s->above = NULL;
+      range_start (&s->range);
+    }
+  return 1;
+}
+
+static void
+range_merge (Range *range, const Range *part)
+{
+  for (int k = 0; k < RANGE_LANES; k++)
+    {
+      range->lo[k] = part->lo[k] < range->lo[k] ? part->lo[k] : range->lo[k];
+      range->hi[k] = part->hi[k] > range->hi[k] ? part->hi[k] : range->hi[k];
+    }
+}
+
+/* TerrainRowsTask: rows [first, end) of the job's level, in strip `strip`. */
+static void
+make_strip_rows (void *user, int strip, int first, int end)
+{
+  const StripJob *job = user;
+  Stream         *s = &job->sets[strip].streams[job->level];
+  if (s->next != first)
+    stream_seek (s, job->kern, first);
+  while (s->next < end)
+    stream_row (s, job->kern);
+}
+
+/* Makes the rows of plan[level] in strips, streaming levels first .. level (first's parent
+ * is made already), with progress from `from` to `to`; merges their range into range
+ * unless it is NULL. */
+static TerrainStatus
+make_level (const Stream *plan, int first, int level, const Kernels *kern,
+            const TerrainProgress *progress, double from, double to, Range *range)
+{
+  const int     rows = plan[level].oh, strips = terrain_parallel_strips (rows);
+  StripJob      job = { plan, first, level, kern, calloc ((size_t) strips, sizeof (StreamSet)) };
+  TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
+  int           ready = 0;
+  if (job.sets == NULL)
+    return status;
+  while (ready < strips && stream_set_init (&job.sets[ready], &job))
+    ready++;
+  if (ready == strips)
+    status = terrain_parallel_rows (rows, strips, BAND_ROWS, make_strip_rows, &job, progress,
+                                    from, to);
+  for (int s = 0; s < ready; s++)
+    {
+      if (status == TERRAIN_OK && range)
+        range_merge (range, &job.sets[s].streams[level].range);
+      free (job.sets[s].memory);
+    }
+  free (job.sets);
+  return status;
+}
 
 /* Renders diamond-square heights (corners at 0 when fixed; from the guide's nodes down when
  * there is a guide) into out, not yet normalised, and their range into lo, hi. */
@@ -496,11 +653,12 @@ diamond_square_render (const TerrainDiamondSquare *p, float *out, int width, int
 #define LEVEL_W(k) level_nodes (l.nodes_x, top >> (k), l.periodic)
 #define LEVEL_H(k) level_nodes (l.nodes_y, top >> (k), l.periodic)
 
-  Stream        streams[32]; /* levels 1 .. last; last <= log2 (TERRAIN_MAX_SIDE) + 1 */
+  /* The plan of levels 1 .. last (last <= log2 (TERRAIN_MAX_SIDE) + 1): what each makes,
+   * its column hashes, and its rows when they are kept whole; the strips copy it. */
+  Stream        plan[32];
   float        *top_nodes = NULL, *whole = NULL;
   TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
-  for (int k = 1; k <= last; k++)
-    streams[k].rows = NULL, streams[k].lv.col_even = NULL, streams[k].lv.diamonds[0] = NULL;
+  memset (plan, 0, sizeof plan); /* rows and hashes NULL */
   if ((top_nodes = alloc_floats (LEVEL_W (0), LEVEL_H (0))) == NULL)
     goto done;
   if (! direct && last > 0 && (whole = alloc_floats (l.nodes_x, l.nodes_y)) == NULL)
@@ -516,8 +674,7 @@ diamond_square_render (const TerrainDiamondSquare *p, float *out, int width, int
     amplitude *= decay;
   for (int k = 1; k <= last; k++, amplitude *= decay)
     {
-      Stream *s = &streams[k];
-      Level  *lv = &s->lv;
+      Level *lv = &plan[k].lv;
       lv->pw = LEVEL_W (k - 1), lv->ph = LEVEL_H (k - 1);
       lv->cw = LEVEL_W (k), lv->ch = LEVEL_H (k);
       lv->h = top >> k;
@@ -526,15 +683,13 @@ diamond_square_render (const TerrainDiamondSquare *p, float *out, int width, int
       lv->seed = p->seed;
       lv->amp_diamond = amplitude;
       lv->amp_square = amplitude * square_factor;
-      s->source = k > 1 ? &streams[k - 1] : NULL;
-      s->next = 0;
-      s->above = NULL;
-      range_start (&s->range);
+      lv->diamonds[0] = lv->diamonds[1] = NULL; /* each strip's own */
+      plan[k].source = NULL;
     }
   /* Where each level's rows go, from the last level up: each makes what the next reads. */
   for (int k = last; k >= 1; k--)
     {
-      Stream *s = &streams[k];
+      Stream *s = &plan[k];
       if (k == last && direct)
         {
           s->rows = out, s->stride = (size_t) width, s->ring = height;
@@ -547,35 +702,36 @@ diamond_square_render (const TerrainDiamondSquare *p, float *out, int width, int
         }
       else
         {
-          const Stream *next = &streams[k + 1];
+          const Stream *next = &plan[k + 1];
           s->ow = l.periodic || next->ow / 2 + 2 > s->lv.cw ? s->lv.cw : next->ow / 2 + 2;
           s->oh = l.periodic || (next->oh - 1) / 2 + 2 > s->lv.ch ? s->lv.ch
                                                                : (next->oh - 1) / 2 + 2;
           s->ring = l.periodic ? s->oh : 4;
           s->stride = (size_t) s->ow;
-          if ((s->rows = alloc_floats (s->stride, (size_t) s->ring)) == NULL)
+          /* A periodic level is kept whole for the next; a bounded one is a ring of each
+           * strip's own. */
+          if (l.periodic && (s->rows = alloc_floats (s->stride, (size_t) s->ring)) == NULL)
             goto done;
         }
-      /* Column hashes and diamonds for the columns the level makes (and one beyond). */
-      const int columns = s->ow + 2 < s->lv.cw ? s->ow + 2 : s->lv.cw;
+      /* Column hashes for the columns the level makes (and one beyond). */
+      const int columns = level_columns (s);
       s->lv.col_even = malloc (((size_t) columns + 2) * sizeof (uint32_t));
-      s->lv.diamonds[0] = alloc_floats (2, (size_t) columns / 2 + 1);
-      if (s->lv.col_even == NULL || s->lv.diamonds[0] == NULL)
+      if (s->lv.col_even == NULL)
         goto done;
       s->lv.col_odd = s->lv.col_even + columns / 2 + 1;
-      s->lv.diamonds[1] = s->lv.diamonds[0] + columns / 2 + 1;
       for (int a = 0; 2 * a < columns; a++)
         s->lv.col_even[a] = terrain_hash_column (p->seed, 2 * a * s->lv.h, 0);
       for (int a = 0; 2 * a + 1 < columns; a++)
         s->lv.col_odd[a] = terrain_hash_column (p->seed, (2 * a + 1) * s->lv.h, 0);
     }
-  /* Each level's parent: the top nodes, or the previous stream's rows. */
+  /* Each level's parent: the top nodes, or the level before when it is kept whole (else
+   * each strip's ring of it). */
   for (int k = 1; k <= last; k++)
     {
-      Level *lv = &streams[k].lv;
-      lv->parent = k > 1 ? streams[k - 1].rows : top_nodes;
-      lv->pstride = k > 1 ? streams[k - 1].stride : (size_t) LEVEL_W (0);
-      lv->pring = k > 1 ? streams[k - 1].ring : LEVEL_H (0);
+      Level *lv = &plan[k].lv;
+      lv->parent = k > 1 ? plan[k - 1].rows : top_nodes;
+      lv->pstride = k > 1 ? plan[k - 1].stride : (size_t) LEVEL_W (0);
+      lv->pring = k > 1 ? plan[k - 1].ring : LEVEL_H (0);
     }
 
   if (p->guide)
@@ -586,27 +742,36 @@ diamond_square_render (const TerrainDiamondSquare *p, float *out, int width, int
     }
   else
     set_corners (top_nodes, LEVEL_W (0), LEVEL_H (0), top, p);
-
-  if (last > 0)
-    {
-      Stream *s = &streams[last];
-      for (int r = 0; r < s->oh; r++)
-        {
-          if (r % BAND_ROWS == 0 &&
-              terrain_progress_report (progress, (double) r / s->oh * levels / (levels + 1)))
-            {
-              status = TERRAIN_CANCELLED;
-              goto done;
-            }
-          stream_row (s, kern);
-        }
-    }
 #undef LEVEL_W
 #undef LEVEL_H
 
-  if (direct)
-    range_get (&streams[last].range, lo, hi);
-  else
+  if (last > 0)
+    {
+      const double made = (double) levels / (levels + 1); /* the rest: normalisation */
+      Range        range;
+      range_start (&range);
+      if (! l.periodic)
+        status = make_level (plan, 1, last, kern, progress, 0.0, made, &range);
+      else
+        {
+          /* Level by level, progress in proportion to the nodes made. */
+          double nodes = 0.0, done = 0.0;
+          for (int k = 1; k <= last; k++)
+            nodes += (double) plan[k].ow * plan[k].oh;
+          status = TERRAIN_OK;
+          for (int k = 1; k <= last && status == TERRAIN_OK; k++)
+            {
+              const double share = (double) plan[k].ow * plan[k].oh / nodes * made;
+              status = make_level (plan, k, k, kern, progress, done, done + share,
+                                   k == last ? &range : NULL);
+              done += share;
+            }
+        }
+      if (status != TERRAIN_OK)
+        goto done;
+      range_get (&range, lo, hi);
+    }
+  if (! direct)
     {
       l.v = last > 0 ? whole : top_nodes;
       lattice_to_layer (&l, out, width, height);
@@ -622,13 +787,57 @@ done:
   for (int k = 1; k <= last; k++)
     {
       if (k < last)
-        free (streams[k].rows);
-      free (streams[k].lv.col_even);
-      free (streams[k].lv.diamonds[0]);
+        free (plan[k].rows);
+      free (plan[k].lv.col_even);
     }
   free (top_nodes);
   free (whole);
   return status;
+}
+
+/* ---- Normalisation, in chunks on several threads ---- */
+
+typedef struct
+{
+  const Kernels *kern;
+  float         *data;
+  size_t         n;
+  int            chunks, keep_corners;
+  float          corner_height, lo, hi;
+} Normalization;
+
+/* Chunk c's first value: a multiple of 16 floats (64 bytes, a cache line when the map is
+ * line-aligned). */
+static size_t
+chunk_start (const Normalization *job, int c)
+{
+  return c == job->chunks ? job->n : job->n / (size_t) job->chunks * (size_t) c / 16 * 16;
+}
+
+static void
+normalize_chunk (void *user, int index)
+{
+  const Normalization *job = user;
+  const size_t         first = chunk_start (job, index);
+  const size_t         n = chunk_start (job, index + 1) - first;
+  if (job->keep_corners)
+    job->kern->normalize_keeping_corners (job->data + first, n, job->corner_height, job->lo,
+                                          job->hi);
+  else
+    job->kern->normalize (job->data + first, n, job->lo, job->hi);
+}
+
+/* The kernels' normalisations are value by value, so chunks give the same values. */
+static void
+normalize (const Kernels *kern, float *data, size_t n, int keep_corners, float corner_height,
+           float lo, float hi)
+{
+  const int     threads = terrain_parallel_threads ();
+  const size_t  lines = n / 16 + 1;
+  Normalization job = { kern, data, n, 1, keep_corners, corner_height, lo, hi };
+  if (threads > 1)
+    job.chunks = lines < (size_t) threads * 4 ? (int) lines : threads * 4;
+  terrain_parallel_for (job.chunks, normalize_chunk, &job);
 }
 
 TerrainStatus
@@ -667,9 +876,7 @@ terrain_diamond_square (const TerrainDiamondSquare *p, float *out, int width, in
         return status;
     }
 
-  if (p->corners == TERRAIN_CORNERS_FIXED && p->guide == NULL)
-    kern->normalize_keeping_corners (out, n, (float) p->corner_height, lo, hi);
-  else
-    kern->normalize (out, n, lo, hi);
+  normalize (kern, out, n, p->corners == TERRAIN_CORNERS_FIXED && p->guide == NULL,
+             (float) p->corner_height, lo, hi);
   return terrain_progress_report (progress, 1.0) ? TERRAIN_CANCELLED : TERRAIN_OK;
 }

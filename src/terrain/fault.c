@@ -167,8 +167,53 @@ terrain_fault_defaults (TerrainFault *params)
   params->decay_iterations = 100;
 }
 
+/* The rows of a strip; each strip has its own row of differences. */
+typedef struct
+{
+  const Line  *lines;
+  int          iterations;
+  const Shape *shape;
+  float       *out;
+  int          width;
+  int64_t     *diffs; /* width per strip */
+} FaultRows;
+
 /* Rows are the outer loop: one row of differences stays in L1 while every fault is added
- * to it, at a cost of O(1) per row and fault plus the band's pixels instead of O(width). */
+ * to it, at a cost of O(1) per row and fault plus the band's pixels instead of O(width).
+ * Rows are independent (integer sums), so strips of rows run on any threads. */
+static void
+fault_rows (void *user, int strip, int first, int end)
+{
+  const FaultRows *job = user;
+  const int        width = job->width;
+  int64_t         *diff = job->diffs + (size_t) strip * width;
+  for (int y = first; y < end; y++)
+    {
+      for (int x = 0; x < width; x++)
+        diff[x] = 0;
+      for (int i = 0; i < job->iterations; i++)
+        add_fault_to_row (diff, width, y, &job->lines[i], job->shape);
+      float  *row = job->out + (size_t) y * width;
+      int64_t sum = 0;
+      for (int x = 0; x < width; x++)
+        {
+          sum += diff[x];
+          row[x] = (float) sum; /* still in units: normalisation removes the scale */
+        }
+    }
+}
+
+/* Rows per progress report: REPORT_WORK over a row's expected work, one row-line pair
+ * per fault plus the pixels of its band (its width across the row, capped by the row). */
+static int
+report_rows (const Line *lines, int iterations, const Shape *shape, int width)
+{
+  double work = 0.0;
+  for (int i = 0; i < iterations; i++)
+    work += 1.0 + fmin (width, (shape->hi - shape->lo) * fabs (lines[i].inv_a) + 2.0);
+  return work < REPORT_WORK ? (int) (REPORT_WORK / work) : 1;
+}
+
 TerrainStatus
 terrain_fault (const TerrainFault *p, float *out, int width, int height,
                const TerrainProgress *progress)
@@ -182,50 +227,30 @@ terrain_fault (const TerrainFault *p, float *out, int width, int height,
       ! (p->wave_size > 0.0 && p->wave_size <= TERRAIN_MAX_SIDE))
     return TERRAIN_ERROR_INVALID;
 
-  Line    *lines = malloc ((size_t) p->iterations * sizeof *lines);
-  int64_t *diff = malloc ((size_t) width * sizeof *diff);
-  if (lines == NULL || diff == NULL)
+  const int strips = terrain_parallel_strips (height);
+  Line     *lines = malloc ((size_t) p->iterations * sizeof *lines);
+  int64_t  *diffs = malloc ((size_t) strips * width * sizeof *diffs);
+  if (lines == NULL || diffs == NULL)
     {
       free (lines);
-      free (diff);
+      free (diffs);
       return TERRAIN_ERROR_NO_MEMORY;
     }
   draw_lines (p, lines, width, height);
   Shape shape;
   shape_init (&shape, p);
 
-  long work = 0;
-  for (int y = 0; y < height; y++)
+  FaultRows job = { lines, p->iterations, &shape, out, width, diffs };
+  status = terrain_parallel_rows (height, strips,
+                                  report_rows (lines, p->iterations, &shape, width),
+                                  fault_rows, &job, progress, 0.0, 1.0);
+  if (status == TERRAIN_OK)
     {
-      for (int x = 0; x < width; x++)
-        diff[x] = 0;
-      for (int i = 0; i < p->iterations; i++)
-        {
-          work += 1 + add_fault_to_row (diff, width, y, &lines[i], &shape);
-          if (work >= REPORT_WORK)
-            {
-              work = 0;
-              if (terrain_progress_report (progress, (y + (double) i / p->iterations) / height))
-                {
-                  status = TERRAIN_CANCELLED;
-                  goto done;
-                }
-            }
-        }
-      float *row = out + (size_t) y * width;
-      int64_t sum = 0;
-      for (int x = 0; x < width; x++)
-        {
-          sum += diff[x];
-          row[x] = (float) sum; /* still in units: normalisation removes the scale */
-        }
+      terrain_normalize (out, (size_t) width * height);
+      if (terrain_progress_report (progress, 1.0))
+        status = TERRAIN_CANCELLED;
     }
-  terrain_normalize (out, (size_t) width * height);
-  if (terrain_progress_report (progress, 1.0))
-    status = TERRAIN_CANCELLED;
-
-done:
   free (lines);
-  free (diff);
+  free (diffs);
   return status;
 }

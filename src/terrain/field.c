@@ -72,19 +72,28 @@ mean4 (float a, float b, float c, float d)
 }
 
 static void
-level_prepare (const Level *l)
+level_hashes (const Level *l)
 {
-  const int      pw = rect_width (l->pr), ph = rect_height (l->pr), dw = pw - 1;
+  const int      pw = rect_width (l->pr);
   const int64_t  hx0 = 2 * l->pr.x0;
   const uint32_t h0 = terrain_mix32 (l->seed ^ ((uint32_t) l->level * 0x9e3779b9U));
-  /* Locals, not l->...: stores through float pointers could alias the struct's fields. */
   uint32_t      *column_hash = l->column_hash;
-  const float    amp = l->amp_diamond;
   for (int i = 0; i < 2 * pw - 1; i++)
     column_hash[i] = terrain_mix32 (h0 ^ (uint32_t) (hx0 + i));
+}
 
-  /* Diamond step: the diamond of parent cell (a, b) is child node (2a+1, 2b+1). */
-  for (int b = 0; b < ph - 1; b++)
+/* Diamond step for the diamond rows [first, end) (parent cells' rows), after level_hashes:
+ * the diamond of parent cell (a, b) is child node (2a+1, 2b+1). A TerrainRowsTask. */
+static void
+level_diamonds (void *user, int strip, int first, int end)
+{
+  const Level    *l = user;
+  const int       pw = rect_width (l->pr), dw = pw - 1;
+  /* Locals, not l->...: stores through float pointers could alias the struct's fields. */
+  const uint32_t *column_hash = l->column_hash;
+  const float     amp = l->amp_diamond;
+  (void) strip;
+  for (int b = first; b < end; b++)
     {
       const float   *p0 = l->parent + (size_t) b * pw, *p1 = p0 + pw;
       float         *d = l->diamonds + (size_t) b * dw;
@@ -95,10 +104,13 @@ level_prepare (const Level *l)
     }
 }
 
-/* Square step and copies for child rows [row_begin, row_end) (relative to cr.y0). */
+/* Square step and copies for child rows [row_begin, row_end) (relative to cr.y0). A
+ * TerrainRowsTask: rows are independent, so strips of them run on any threads. */
 static void
-level_rows (const Level *l, int row_begin, int row_end)
+level_rows (void *user, int strip, int row_begin, int row_end)
 {
+  const Level *l = user;
+  (void) strip;
   const int     pw = rect_width (l->pr), dw = pw - 1, cw = rect_width (l->cr);
   const int64_t hx0 = 2 * l->pr.x0;
   /* First even and first odd child column, their offsets in the child row, and the
@@ -232,8 +244,9 @@ impulse_energy (const Scratch *s, const Rect *rects, float side, double e[WEIGHT
     {
       Level l = { s->buffer[(k - 1) & 1], rects[k - 1], s->buffer[k & 1], rects[k],
                   s->diamonds, s->column_hash, 0, k, 0.0f, 0.0f, 0.0f };
-      level_prepare (&l);
-      level_rows (&l, 0, rect_height (rects[k]));
+      level_hashes (&l);
+      level_diamonds (&l, 0, 0, rect_height (rects[k - 1]) - 1);
+      level_rows (&l, 0, 0, rect_height (rects[k]));
       double sum = 0.0;
       for (int i = 0; i < rect_width (rects[k]) * rect_height (rects[k]); i++)
         sum += (double) l.child[i] * l.child[i];
@@ -612,18 +625,14 @@ terrain_field (const TerrainField *p, float *out, int width, int height,
                   s.diamonds, s.column_hash, p->seed, k,
                   (float) pow (2.0, -p->roughness * k),
                   (float) pow (2.0, -p->roughness * (k + 0.5)), last ? scale : 0.0f };
-      level_prepare (&l);
-      for (int r = 0; r < ch; r += BAND_ROWS)
-        {
-          const int end = r + BAND_ROWS < ch ? r + BAND_ROWS : ch;
-          if (terrain_progress_report (progress, done / total))
-            {
-              status = TERRAIN_CANCELLED;
-              break;
-            }
-          level_rows (&l, r, end);
-          done += (double) cw * (end - r);
-        }
+      const int dh = rect_height (rects[k - 1]) - 1; /* rows of diamonds */
+      level_hashes (&l);
+      terrain_parallel_rows (dh, terrain_parallel_strips (dh), dh, level_diamonds, &l, NULL,
+                             0.0, 0.0);
+      status = terrain_parallel_rows (ch, terrain_parallel_strips (ch), BAND_ROWS, level_rows,
+                                      &l, progress, done / total,
+                                      (done + (double) cw * ch) / total);
+      done += (double) cw * ch;
     }
   scratch_free (&s);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))

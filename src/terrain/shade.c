@@ -1,5 +1,7 @@
 #include "shade.h"
 
+#include "terrain-common.h"
+
 #include <math.h>
 #include <stddef.h>
 
@@ -24,6 +26,35 @@ terrain_hillshade_z_scale (int width, int height)
   return (width > height ? width : height) / 4.0;
 }
 
+/* Rows of the shading: each shade reads the heights only, so strips of rows run on any
+ * threads. */
+typedef struct
+{
+  const float *h;
+  float       *out;
+  int          width, height;
+  double       lx, ly, lz, z_scale;
+} Shading;
+
+static void
+shade_rows (void *user, int strip, int first, int end)
+{
+  const Shading *s = user;
+  const int      width = s->width, height = s->height;
+  (void) strip;
+  for (int y = first; y < end; y++)
+    for (int x = 0; x < width; x++)
+      {
+        const size_t i = (size_t) y * width + x;
+        /* The surface z = z_scale * h has the (unnormalised) normal (-gx, -gy, 1). */
+        const double gx = s->z_scale * slope (s->h + i, 1, x, width);
+        const double gy = s->z_scale * slope (s->h + i, width, y, height);
+        const double shade = (s->lz - gx * s->lx - gy * s->ly) / sqrt (gx * gx + gy * gy + 1.0);
+        /* Also maps NaN (inf / inf for absurd z_scale) to 0. */
+        s->out[i] = shade > 0.0 ? (shade < 1.0 ? (float) shade : 1.0f) : 0.0f;
+      }
+}
+
 void
 terrain_hillshade (const float *h, int width, int height, double azimuth_deg,
                    double elevation_deg, double z_scale, float *out)
@@ -34,17 +65,8 @@ terrain_hillshade (const float *h, int width, int height, double azimuth_deg,
   const double az = azimuth_deg * deg, el = elevation_deg * deg;
   /* Unit vector towards the light in (x right, y down, z up): azimuth 0 points up the
    * image, i.e. towards -y. */
-  const double lx = sin (az) * cos (el), ly = -cos (az) * cos (el), lz = sin (el);
-
-  for (int y = 0; y < height; y++)
-    for (int x = 0; x < width; x++)
-      {
-        const size_t i = (size_t) y * width + x;
-        /* The surface z = z_scale * h has the (unnormalised) normal (-gx, -gy, 1). */
-        const double gx = z_scale * slope (h + i, 1, x, width);
-        const double gy = z_scale * slope (h + i, width, y, height);
-        const double shade = (lz - gx * lx - gy * ly) / sqrt (gx * gx + gy * gy + 1.0);
-        /* Also maps NaN (inf / inf for absurd z_scale) to 0. */
-        out[i] = shade > 0.0 ? (shade < 1.0 ? (float) shade : 1.0f) : 0.0f;
-      }
+  Shading s = { h, out, width, height, sin (az) * cos (el), -cos (az) * cos (el), sin (el),
+                z_scale };
+  terrain_parallel_rows (height, terrain_parallel_strips (height), height, shade_rows, &s, NULL,
+                         0.0, 0.0);
 }

@@ -38,11 +38,18 @@ clamp_finite (double v)
  * While row y is rewritten, rows above it are already new, so their old values come from
  * a ring of radius + 1 row copies (row y itself is copied first); rows below y are still
  * old in data. This costs a few rows of memory instead of a second heightmap. Each copy
- * has one ghost cell at either end repeating the edge value. */
+ * has one ghost cell at either end repeating the edge value.
+ *
+ * Several threads: the rows are cut into strips (terrain_parallel_rows), each rewritten in
+ * order, in place, with its own OldRows. The old rows within `radius` outside a strip are
+ * rewritten by the strips next to it meanwhile, so they are copied into the strip's halo
+ * before every iteration; the strip then reads exactly the old values one strip would. */
 typedef struct
 {
-  float *ring;
+  float *ring;        /* radius + 1 rows, then the halo: radius rows above the strip and
+                         radius rows below it */
   int    radius, width, height;
+  int    first, end;  /* the strip: rows [first, end) */
 } OldRows;
 
 static int
@@ -51,25 +58,59 @@ old_rows_init (OldRows *o, int radius, int width, int height)
   o->radius = radius;
   o->width = width;
   o->height = height;
-  o->ring = malloc ((size_t) (radius + 1) * ((size_t) width + 2) * sizeof (float));
+  o->first = 0;
+  o->end = height;
+  o->ring = malloc ((size_t) (3 * radius + 1) * ((size_t) width + 2) * sizeof (float));
   return o->ring != NULL;
+}
+
+/* Copy number `slot` (ring slots first, then the halo's). */
+static float *
+copy_slot (const OldRows *o, int slot)
+{
+  return o->ring + (size_t) slot * ((size_t) o->width + 2) + 1;
 }
 
 static float *
 ring_slot (const OldRows *o, int y)
 {
-  return o->ring + (size_t) (y % (o->radius + 1)) * ((size_t) o->width + 2) + 1;
+  return copy_slot (o, y % (o->radius + 1));
 }
 
-/* Copies row y before it is overwritten; returns the copy (ghost cells at [-1], [width]). */
-static const float *
-save_row (OldRows *o, const float *data, int y)
+/* The halo's copy of row y, outside the strip. */
+static float *
+halo_slot (const OldRows *o, int y)
 {
-  float *copy = ring_slot (o, y);
+  return copy_slot (o, o->radius + 1 + (y < o->first ? y - (o->first - o->radius)
+                                                     : o->radius + y - o->end));
+}
+
+/* Copies row y into copy (ghost cells at [-1], [width]). */
+static const float *
+copy_row (const OldRows *o, const float *data, int y, float *copy)
+{
   memcpy (copy, data + (size_t) y * o->width, (size_t) o->width * sizeof (float));
   copy[-1] = copy[0];
   copy[o->width] = copy[o->width - 1];
   return copy;
+}
+
+/* Copies row y before it is overwritten; returns the copy. */
+static const float *
+save_row (OldRows *o, const float *data, int y)
+{
+  return copy_row (o, data, y, ring_slot (o, y));
+}
+
+/* Makes o the strip [first, end) and copies its halo: call it before an iteration. */
+static void
+save_halo (OldRows *o, const float *data, int first, int end)
+{
+  o->first = first;
+  o->end = end;
+  for (int y = first - o->radius; y < end + o->radius; y = y + 1 == first ? end : y + 1)
+    if (y >= 0 && y < o->height)
+      copy_row (o, data, y, halo_slot (o, y));
 }
 
 /* Old values of row y + dy while row y is written (after save_row), NULL off the map. */
@@ -79,7 +120,73 @@ old_row (const OldRows *o, const float *data, int y, int dy)
   const int row = y + dy;
   if (row < 0 || row >= o->height)
     return NULL;
+  if (row < o->first || row >= o->end)
+    return halo_slot (o, row);
   return dy <= 0 ? ring_slot (o, row) : data + (size_t) row * o->width;
+}
+
+/* Rewrites row y of data (saved already) from the old rows; params and scratch are the
+ * filter's. */
+typedef void (*RowUpdate) (const OldRows *old, float *data, int y, const void *params,
+                           double *scratch);
+
+/* One filter's iterations, in strips. */
+typedef struct
+{
+  float      *data;
+  OldRows    *old;          /* one per strip */
+  double     *scratch;      /* scratch_size doubles per strip */
+  size_t      scratch_size;
+  RowUpdate   update;
+  const void *params;
+} StripFilter;
+
+static void
+save_halo_task (void *user, int strip, int first, int end)
+{
+  const StripFilter *f = user;
+  save_halo (&f->old[strip], f->data, first, end);
+}
+
+static void
+update_rows_task (void *user, int strip, int first, int end)
+{
+  const StripFilter *f = user;
+  OldRows           *old = &f->old[strip];
+  for (int y = first; y < end; y++)
+    {
+      save_row (old, f->data, y);
+      f->update (old, f->data, y, f->params, f->scratch + (size_t) strip * f->scratch_size);
+    }
+}
+
+/* Runs `iterations` of update over every row of data, reporting progress; radius is how
+ * far from a row update reads. */
+static TerrainStatus
+iterate_rows (float *data, int width, int height, int radius, int iterations, RowUpdate update,
+              const void *params, size_t scratch_size, const TerrainProgress *progress)
+{
+  const int   strips = terrain_parallel_strips (height);
+  StripFilter f = { data, calloc ((size_t) strips, sizeof (OldRows)),
+                    malloc (((size_t) strips * scratch_size + 1) * sizeof (double)),
+                    scratch_size, update, params };
+  int         ready = 0;
+  if (f.old != NULL && f.scratch != NULL)
+    while (ready < strips && old_rows_init (&f.old[ready], radius, width, height))
+      ready++;
+  TerrainStatus status = ready == strips ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;
+  for (int it = 0; it < iterations && status == TERRAIN_OK; it++)
+    {
+      terrain_parallel_rows (height, strips, height, save_halo_task, &f, NULL, 0.0, 0.0);
+      status = terrain_parallel_rows (height, strips, ROWS_PER_REPORT, update_rows_task, &f,
+                                      progress, (double) it / iterations,
+                                      (double) (it + 1) / iterations);
+    }
+  for (int s = 0; s < ready; s++)
+    free (f.old[s].ring);
+  free (f.old);
+  free (f.scratch);
+  return status == TERRAIN_OK ? finished (progress) : status;
 }
 
 /* ---- Laplacian ---- */
@@ -89,37 +196,30 @@ old_row (const OldRows *o, const float *data, int y, int dy)
  * pairs, which conserves the total height exactly, up to float rounding. Each term is
  * scaled before it is added so that no partial sum can overflow, and a constant map gives
  * back exactly its value (h/8 + h/8 + h/8 + h/8 + h/2 is exact in binary). */
+static void
+laplacian_row (const OldRows *old, float *data, int y, const void *params, double *scratch)
+{
+  const int    width = old->width;
+  const float *c = old_row (old, data, y, 0);
+  const float *up = old_row (old, data, y, -1);
+  const float *down = old_row (old, data, y, 1);
+  (void) params;
+  (void) scratch;
+  if (up == NULL)
+    up = c;
+  if (down == NULL)
+    down = c;
+  float *out = data + (size_t) y * width;
+  for (int x = 0; x < width; x++)
+    out[x] = 0.5f * c[x] + ((0.125f * up[x] + 0.125f * down[x]) +
+                            (0.125f * c[x - 1] + 0.125f * c[x + 1]));
+}
+
 static TerrainStatus
 laplacian_smooth (float *data, int width, int height, int iterations,
                   const TerrainProgress *progress)
 {
-  OldRows old;
-  if (! old_rows_init (&old, 1, width, height))
-    return TERRAIN_ERROR_NO_MEMORY;
-
-  TerrainStatus status = TERRAIN_OK;
-  for (int it = 0; it < iterations && status == TERRAIN_OK; it++)
-    for (int y = 0; y < height; y++)
-      {
-        if (y % ROWS_PER_REPORT == 0 && cancelled (progress, it, iterations, (double) y / height))
-          {
-            status = TERRAIN_CANCELLED;
-            break;
-          }
-        const float *c = save_row (&old, data, y);
-        const float *up = old_row (&old, data, y, -1);
-        const float *down = old_row (&old, data, y, 1);
-        if (up == NULL)
-          up = c;
-        if (down == NULL)
-          down = c;
-        float *out = data + (size_t) y * width;
-        for (int x = 0; x < width; x++)
-          out[x] = 0.5f * c[x] + ((0.125f * up[x] + 0.125f * down[x]) +
-                                  (0.125f * c[x - 1] + 0.125f * c[x + 1]));
-      }
-  free (old.ring);
-  return status == TERRAIN_OK ? finished (progress) : status;
+  return iterate_rows (data, width, height, 1, iterations, laplacian_row, NULL, 0, progress);
 }
 
 /* ---- FIR ---- */
@@ -151,24 +251,57 @@ fir_sweep (float *first, int lines, ptrdiff_t line_step, int length, ptrdiff_t p
     }
 }
 
+/* Lines [first, end) of a pair of sweeps, forwards then backwards; lines are independent,
+ * so blocks of them run on any threads. */
+typedef struct
+{
+  float    *forth, *back; /* point 0 of line 0 going either way */
+  int       lines, length, together;
+  ptrdiff_t line_step, point_step;
+  float     keep;
+} Sweeps;
+
+static void
+sweeps_task (void *user, int strip, int first, int end)
+{
+  const Sweeps   *s = user;
+  const int       l0 = first * s->together;
+  const int       l1 = end < (s->lines + s->together - 1) / s->together ? end * s->together
+                                                                         : s->lines;
+  const ptrdiff_t offset = l0 * s->line_step;
+  (void) strip;
+  fir_sweep (s->forth + offset, l1 - l0, s->line_step, s->length, s->point_step, s->together,
+             s->keep);
+  fir_sweep (s->back + offset, l1 - l0, s->line_step, s->length, -s->point_step, s->together,
+             s->keep);
+}
+
+/* fir_sweep forwards, then backwards, over every line. */
+static void
+sweep_both_ways (float *first, int lines, ptrdiff_t line_step, int length, ptrdiff_t point_step,
+                 int together, float keep)
+{
+  Sweeps    s = { first, first + (length - 1) * point_step, lines, length, together,
+                  line_step, point_step, keep };
+  const int blocks = (lines + together - 1) / together;
+  terrain_parallel_rows (blocks, terrain_parallel_strips (blocks), blocks, sweeps_task, &s,
+                         NULL, 0.0, 0.0);
+}
+
 static TerrainStatus
 fir_smooth (float *data, int width, int height, int iterations, float keep,
             const TerrainProgress *progress)
 {
-  const ptrdiff_t w = width;
-  float *last_row = data + (height - 1) * w;
   for (int it = 0; it < iterations; it++)
     {
       if (cancelled (progress, it, iterations, 0.0))
         return TERRAIN_CANCELLED;
       /* Rows left to right, then right to left. */
-      fir_sweep (data, height, w, width, 1, FIR_ROWS_TOGETHER, keep);
-      fir_sweep (data + w - 1, height, w, width, -1, FIR_ROWS_TOGETHER, keep);
+      sweep_both_ways (data, height, width, width, 1, FIR_ROWS_TOGETHER, keep);
       if (cancelled (progress, it, iterations, 0.5))
         return TERRAIN_CANCELLED;
       /* Columns top to bottom, then bottom to top. */
-      fir_sweep (data, width, 1, height, w, FIR_COLUMNS_TOGETHER, keep);
-      fir_sweep (last_row, width, 1, height, -w, FIR_COLUMNS_TOGETHER, keep);
+      sweep_both_ways (data, width, 1, height, width, FIR_COLUMNS_TOGETHER, keep);
     }
   return finished (progress);
 }
@@ -236,14 +369,24 @@ kernel_usable (const float *w, int size, int width, int height)
   return 1;
 }
 
+/* A matrix filter's kernel: size x size weights, and 1 / their sum. */
+typedef struct
+{
+  float  w[25];
+  int    size;
+  double inv_total;
+} Matrix;
+
 /* One row: acc[x] = sum of weight * old value over the taps on the map, accumulated in
  * double (no overflow whatever the finite inputs), then divided by the used weights. Taps
- * are applied one at a time along the whole row, so the inner loop is a plain a*x + y. */
+ * are applied one at a time along the whole row, so the inner loop is a plain a*x + y.
+ * params is a Matrix, acc width doubles. */
 static void
-matrix_row (const OldRows *old, float *data, int y, const float *w, int size,
-            double inv_total, double *acc)
+matrix_row (const OldRows *old, float *data, int y, const void *params, double *acc)
 {
-  const int r = size / 2, width = old->width, height = old->height;
+  const Matrix *m = params;
+  const float  *w = m->w;
+  const int     size = m->size, r = size / 2, width = old->width, height = old->height;
   for (int x = 0; x < width; x++)
     acc[x] = 0.0;
   for (int dy = -r; dy <= r; dy++)
@@ -266,7 +409,7 @@ matrix_row (const OldRows *old, float *data, int y, const float *w, int size,
   const int lo = inside_row ? (r < width ? r : width) : width;
   const int hi = inside_row && width - r > lo ? width - r : lo;
   for (int x = lo; x < hi; x++)
-    out[x] = clamp_finite (acc[x] * inv_total);
+    out[x] = clamp_finite (acc[x] * m->inv_total);
   /* The rest, columns [0, lo) and [hi, width), divides by the weights it actually used. */
   for (int x = 0; x < width; x = x + 1 == lo ? hi : x + 1)
     out[x] = clamp_finite (acc[x] / used_weights (w, size, x, y, width, height, NULL));
@@ -276,47 +419,25 @@ static TerrainStatus
 matrix_smooth (const TerrainSmooth *p, float *data, int width, int height,
                const TerrainProgress *progress)
 {
-  float w[25];
-  int   size;
+  Matrix m;
   if (p->kernel == TERRAIN_KERNEL_CUSTOM)
     {
       if (p->custom_size != 3 && p->custom_size != 5)
         return TERRAIN_ERROR_INVALID;
-      memcpy (w, p->custom, sizeof w);
-      size = p->custom_size;
+      memcpy (m.w, p->custom, sizeof m.w);
+      m.size = p->custom_size;
     }
   else
-    terrain_kernel_named (p->kernel, w, &size);
-  if (! kernel_usable (w, size, width, height))
+    terrain_kernel_named (p->kernel, m.w, &m.size);
+  if (! kernel_usable (m.w, m.size, width, height))
     return TERRAIN_ERROR_INVALID;
 
-  OldRows old;
-  double *acc = malloc ((size_t) width * sizeof (double));
-  if (acc == NULL || ! old_rows_init (&old, size / 2, width, height))
-    {
-      free (acc);
-      return TERRAIN_ERROR_NO_MEMORY;
-    }
   double total = 0.0;
-  for (int i = 0; i < size * size; i++)
-    total += w[i];
-
-  TerrainStatus status = TERRAIN_OK;
-  for (int it = 0; it < p->iterations && status == TERRAIN_OK; it++)
-    for (int y = 0; y < height; y++)
-      {
-        if (y % ROWS_PER_REPORT == 0 &&
-            cancelled (progress, it, p->iterations, (double) y / height))
-          {
-            status = TERRAIN_CANCELLED;
-            break;
-          }
-        save_row (&old, data, y);
-        matrix_row (&old, data, y, w, size, 1.0 / total, acc);
-      }
-  free (old.ring);
-  free (acc);
-  return status == TERRAIN_OK ? finished (progress) : status;
+  for (int i = 0; i < m.size * m.size; i++)
+    total += m.w[i];
+  m.inv_total = 1.0 / total;
+  return iterate_rows (data, width, height, m.size / 2, p->iterations, matrix_row, &m,
+                       (size_t) width, progress);
 }
 
 /* ---- Public entry points ---- */

@@ -14,11 +14,12 @@ children (int n, int periodic)
   return periodic ? 2 * n : 2 * n - 2;
 }
 
+/* Rows [first, end) of src (nx wide) refined along x into dst. */
 static void
-refine_rows (const float *src, int nx, int ny, float *dst, int periodic)
+refine_rows (const float *src, int nx, float *dst, int periodic, int first, int end)
 {
   const int mx = children (nx, periodic);
-  for (int j = 0; j < ny; j++)
+  for (int j = first; j < end; j++)
     {
       const float *s = src + (size_t) j * nx;
       float       *d = dst + (size_t) j * mx;
@@ -31,11 +32,11 @@ refine_rows (const float *src, int nx, int ny, float *dst, int periodic)
     }
 }
 
+/* Rows [first, end) of dst: src (nx x ny) refined along y (row ny wraps to row 0). */
 static void
-refine_columns (const float *src, int nx, int ny, float *dst, int periodic)
+refine_columns (const float *src, int nx, int ny, float *dst, int first, int end)
 {
-  const int my = children (ny, periodic);
-  for (int c = 0; c < my; c++)
+  for (int c = first; c < end; c++)
     {
       const int    j = c / 2, next = j + 1 == ny ? 0 : j + 1;
       const float *near = src + (size_t) (c % 2 ? next : j) * nx;
@@ -44,6 +45,45 @@ refine_columns (const float *src, int nx, int ny, float *dst, int periodic)
       for (int i = 0; i < nx; i++)
         d[i] = 0.75f * near[i] + 0.25f * far[i];
     }
+}
+
+/* One level's refinement, in row strips on several threads: every row of each step below
+ * reads the step before only, so the strips give the same values in any order. */
+typedef struct
+{
+  float   *v, *scratch;
+  int      nx, ny, periodic; /* the parent grid */
+  uint32_t seed, level;
+  float    amplitude;
+} Refinement;
+
+/* Parent rows refined along x, into scratch. */
+static void
+refine_rows_task (void *user, int strip, int first, int end)
+{
+  const Refinement *r = user;
+  (void) strip;
+  refine_rows (r->v, r->nx, r->scratch, r->periodic, first, end);
+}
+
+/* Child rows: scratch refined along y, into v, plus this level's offsets. */
+static void
+refine_columns_task (void *user, int strip, int first, int end)
+{
+  const Refinement *r = user;
+  const int         mx = children (r->nx, r->periodic);
+  (void) strip;
+  refine_columns (r->scratch, mx, r->ny, r->v, first, end);
+  for (int j = first; j < end; j++)
+    for (int i = 0; i < mx; i++)
+      r->v[(size_t) j * mx + i] += lattice_offset (r->seed, i, j, r->level, r->amplitude);
+}
+
+/* Runs task over rows [0, rows), in strips on the threads there are. */
+static void
+for_rows (int rows, TerrainRowsTask task, void *user)
+{
+  terrain_parallel_rows (rows, terrain_parallel_strips (rows), rows, task, user, NULL, 0.0, 0.0);
 }
 
 TerrainStatus
@@ -81,14 +121,12 @@ terrain_square_square_lattice (Lattice *l, int width, int height, int periodic,
           free (scratch);
           return TERRAIN_CANCELLED;
         }
-      refine_rows (l->v, nx, ny, scratch, periodic);
-      nx = children (nx, periodic);
-      refine_columns (scratch, nx, ny, l->v, periodic);
-      ny = children (ny, periodic);
       amplitude *= decay;
-      for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++)
-          l->v[(size_t) j * nx + i] += lattice_offset (p->seed, i, j, (uint32_t) level, amplitude);
+      Refinement r = { l->v, scratch, nx, ny, periodic, p->seed, (uint32_t) level, amplitude };
+      for_rows (ny, refine_rows_task, &r);
+      for_rows (children (ny, periodic), refine_columns_task, &r);
+      nx = children (nx, periodic);
+      ny = children (ny, periodic);
     }
   free (scratch);
   return TERRAIN_OK;

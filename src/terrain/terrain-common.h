@@ -37,6 +37,57 @@ typedef struct
 /* Calls progress->report; returns non-zero when the caller must stop. */
 int terrain_progress_report (const TerrainProgress *progress, double fraction);
 
+/* Threads. The core splits some loops into tasks that write disjoint memory and hands them
+ * to the process's TerrainParallel, if one is set: run() calls task (task_user, i) once for
+ * every i in [0, count), on any threads in any order, and returns when all calls have
+ * returned. A task's result never depends on which thread runs it or on how many there are,
+ * so output is bit-identical whatever the thread count. `threads` says how many tasks run at
+ * once (the core sizes its tasks from it). Progress is reported from the calling thread
+ * only, between runs. Without a TerrainParallel (the default) tasks run in order on the
+ * calling thread. A task never starts parallel loops of its own.
+ *
+ * The thread count is the one setting of the core that is not a parameter of an entry point:
+ * it changes how fast a result comes, never the result. Set it before rendering, not while
+ * another thread renders. */
+typedef void (*TerrainTask) (void *task_user, int index);
+
+typedef struct
+{
+  void (*run) (void *user, int count, TerrainTask task, void *task_user);
+  void  *user;
+  int    threads;
+} TerrainParallel;
+
+/* Uses parallel (copied) from now on; NULL goes back to one thread. */
+void terrain_set_parallel (const TerrainParallel *parallel);
+/* The number of tasks that run at once: 1 without a TerrainParallel. */
+int  terrain_parallel_threads (void);
+/* Runs task (task_user, i) for every i in [0, count) through the TerrainParallel. */
+void terrain_parallel_for (int count, TerrainTask task, void *task_user);
+
+/* Row strips: most of the core's parallel loops go over the rows of a map. Rows [0, rows)
+ * are cut into `strips` contiguous strips, strip s being rows
+ * [s * rows / strips, (s + 1) * rows / strips), and terrain_parallel_rows() makes them in
+ * batches: in each batch every strip advances by up to a batch of rows, one task per
+ * strip, calling task (task_user, s, first, end) for its next rows [first, end). A
+ * strip's calls come one after the other and in row order, so a strip can keep state from
+ * one call to the next (ring buffers of the rows before). Before each batch the calling
+ * thread reports from + (to - from) * (rows done / rows) and stops with TERRAIN_CANCELLED
+ * when asked to; else the result is TERRAIN_OK.
+ *
+ * report_rows is the rows between two reports with one strip: one strip advances by exactly
+ * that many per batch, so one thread reports as often as a plain loop would. Several strips
+ * advance by 8 x report_rows at a time (or all their rows), so that the threads' meeting
+ * at the end of every batch costs little. */
+typedef void (*TerrainRowsTask) (void *task_user, int strip, int first, int end);
+
+/* How many strips to cut `rows` rows into: 1 with one thread, else one per thread (at
+ * most one per row). */
+int           terrain_parallel_strips (int rows);
+TerrainStatus terrain_parallel_rows (int rows, int strips, int report_rows, TerrainRowsTask task,
+                                     void *task_user, const TerrainProgress *progress,
+                                     double from, double to);
+
 /* TERRAIN_OK when width x height is a size the core can work on, else INVALID/NO_MEMORY. */
 TerrainStatus terrain_check_size (int width, int height);
 

@@ -263,6 +263,53 @@ seed("smooth", "matrix-custom-nan", smooth(size_small(4, 4), 2, kernel=4, source
 seed("smooth", "invalid-method", smooth(size_small(4, 4), 0xF0))
 
 
+# ---- thermal-erosion: size, cancel, heavy, iterations, talus, strength, neighbourhood,
+#      heights -------------------------------------------------------------------------------
+def thermal(size, iters=i_sel(0), talus=d_sel(0), strength=d_sel(0), nb=1,
+            heights=heights_noise(), cancel=NO_CANCEL, heavy=LIGHT):
+    return size + cancel + heavy + iters + talus + strength + enum(nb) + heights
+
+
+seed("thermal-erosion", "defaults-16x16", thermal(size_small(16, 16)))
+seed("thermal-erosion", "4-neighbours-talus0-strength1-odd",
+     thermal(size_odd(31, 17), talus=d_sel(LOW), strength=d_sel(HIGH), nb=0))
+seed("thermal-erosion", "fltmax-checker", thermal(size_odd(9, 7), heights=heights_checker_fltmax()))
+seed("thermal-erosion", "talus1-1x4096", thermal(size_1xn(4096), talus=d_sel(HIGH)))
+seed("thermal-erosion", "max-iterations-heavy", thermal(size_small(8, 8), i_sel(HIGH), heavy=HEAVY))
+seed("thermal-erosion", "1x1", thermal(size_1x1()))
+seed("thermal-erosion", "nan-talus", thermal(size_small(4, 4), talus=d_invalid(0)))
+seed("thermal-erosion", "cancel-first-report", thermal(size_40(40, 40), cancel=cancel_at(0)))
+
+
+# ---- hydraulic-erosion: size, cancel, heavy, seed, droplets, inertia, capacity, erosion,
+#      deposition, evaporation, radius, max steps, heights ---------------------------------
+def hydraulic(size, droplets=i_sel(0), inertia=d_sel(0), capacity=d_sel(0), erosion=d_sel(0),
+              deposition=d_sel(0), evaporation=d_sel(0), radius=i_sel(0), steps=i_sel(0),
+              heights=heights_noise(), cancel=NO_CANCEL, heavy=LIGHT, s=9):
+    return size + cancel + heavy + u32(s) + droplets + inertia + capacity + erosion + \
+        deposition + evaporation + radius + steps + heights
+
+
+seed("hydraulic-erosion", "defaults-40x40", hydraulic(size_40(40, 40)))
+seed("hydraulic-erosion", "ramp-radius8-64x64", hydraulic(size_large(64, 64), radius=i_sel(HIGH),
+                                                          heights=u8(4) + u32(0)))
+seed("hydraulic-erosion", "one-droplet-1x1", hydraulic(size_1x1(), i_small(1)))
+seed("hydraulic-erosion", "no-droplets", hydraulic(size_small(9, 9), i_sel(LOW)))
+seed("hydraulic-erosion", "ends-1x300", hydraulic(size_1xn(300), inertia=d_sel(HIGH),
+                                                  capacity=d_sel(HIGH), erosion=d_sel(HIGH),
+                                                  deposition=d_sel(HIGH), evaporation=d_sel(HIGH),
+                                                  radius=i_sel(LOW), steps=i_sel(HIGH)))
+seed("hydraulic-erosion", "zeros-300x1", hydraulic(size_nx1(300), inertia=d_sel(LOW),
+                                                   capacity=d_sel(LOW), erosion=d_sel(LOW),
+                                                   deposition=d_sel(LOW), evaporation=d_sel(LOW),
+                                                   steps=i_sel(LOW)))
+seed("hydraulic-erosion", "fltmax-checker",
+     hydraulic(size_odd(15, 9), heights=heights_checker_fltmax()))
+seed("hydraulic-erosion", "max-droplets-heavy",
+     hydraulic(size_small(16, 16), i_sel(HIGH), heavy=HEAVY))
+seed("hydraulic-erosion", "capacity-beyond", hydraulic(size_small(5, 5), capacity=d_invalid(8)))
+
+
 # ---- kernel-parse: the text itself ------------------------------------------------------
 for name, text in [
     ("gauss3", b"1 2 1 2 4 2 1 2 1"),

@@ -1,0 +1,98 @@
+/* Hydraulic erosion by droplets, after Hans Theobald Beyer, "Implementation of a method for
+ * hydraulic erosion" (bachelor's thesis, TU München, 2015), in the formulation Sebastian
+ * Lague's implementation made popular. Works in place on a float heightmap of any finite
+ * values; finite input always gives finite output.
+ *
+ * Conventions (documented in the procedure's help):
+ *  - Positions are in pixels, pixel centres at whole numbers: a droplet is on the map while
+ *    0 <= x <= width - 1 and 0 <= y <= height - 1. Heights and gradients between pixel
+ *    centres are bilinear in the 4 around (a map 1 pixel wide or high has no slope across).
+ *    One height unit is the layer's full range (heights are nominally 0..1).
+ *  - Droplet i (0, 1, ..., droplets - 1) starts at a position uniform over the map, drawn
+ *    from terrain_hash (seed, i, ...): the same seed gives the same bits. Droplets run one
+ *    after the other, each on the map the ones before left. A droplet starts with direction
+ *    0, speed 1, water 1 and no sediment, and takes at most max_steps steps:
+ *      1. At its position p it reads the height h and gradient g; dir = dir * inertia -
+ *         g * (1 - inertia). When dir is 0 it stops; else it is normalised and the droplet
+ *         moves one pixel: p' = p + dir. When p' is off the map it stops, and its sediment
+ *         leaves the map with it.
+ *      2. dh = height (p') - h; capacity = max (-dh * speed * water * capacity, 0.01).
+ *      3. Moving uphill (dh > 0) it drops min (dh, sediment); carrying more than capacity it
+ *         drops (sediment - capacity) * deposition. Dropped sediment goes to the 4 pixels
+ *         around p with p's bilinear weights (so it can fill a pit).
+ *         Otherwise it takes min ((capacity - sediment) * erosion, -dh) from the pixels
+ *         whose centre is less than `radius` from that of n, the pixel nearest to p, with
+ *         weight 1 - distance / radius, normalised over the pixels on the map. (Lague
+ *         centres the brush on the pixel p rounds down to: erosion then lands half a pixel
+ *         up and left of the droplet on average, which shows as a left-right asymmetry on
+ *         a symmetric slope.) A pixel never goes below 0 (the bottom of the layer's range):
+ *         it gives at most its height, and a pixel at or below 0 gives nothing (Lague's
+ *         rule, extended to maps of any sign).
+ *      4. speed = sqrt (max (0, speed^2 + dh * 4)) (gravity 4, Lague's sign: a droplet
+ *         slows going down and speeds up going up; the max keeps it a number), and
+ *         water *= 1 - evaporation.
+ *    A droplet that stops on the map (direction 0, or max_steps taken) drops all its
+ *    sediment there, bilinearly: the total height of the map changes only by what droplets
+ *    carry off it.
+ *  - A pixel never goes above FLT_MAX: what does not fit stays with the droplet. What a
+ *    stopping droplet cannot place (only that, and the float rounding of its last drop)
+ *    counts as lost, like sediment carried off the map.
+ *  - Accounting: what leaves a pixel is what the droplet gains, and the reverse, computed
+ *    from the pixel's float value before and after (in double): after every step, the sum
+ *    of the heights plus the sediment carried plus the total lost equals the sum of the
+ *    heights before the run, up to double rounding.
+ */
+#ifndef TERRAIN_HYDRAULIC_EROSION_H
+#define TERRAIN_HYDRAULIC_EROSION_H
+
+#include "terrain-common.h"
+
+#define TERRAIN_HYDRAULIC_MAX_DROPLETS 100000000
+#define TERRAIN_HYDRAULIC_MAX_CAPACITY 64.0
+#define TERRAIN_HYDRAULIC_MAX_RADIUS   8
+#define TERRAIN_HYDRAULIC_MAX_STEPS    1000
+
+/* A droplet after one of its steps, for TerrainHydraulicErosion.observer: called once after
+ * each step it completes (alive 1), and once more when it stops (alive 0: it left the map,
+ * or dropped all its sediment where it stands). */
+typedef struct
+{
+  int    droplet;   /* 0 .. droplets - 1 */
+  int    steps;     /* the steps it completed: 1 .. max_steps, 0 .. max_steps when it stops */
+  int    alive;
+  double x, y;      /* where it is (its last position on the map once it left) */
+  double sediment;  /* what it carries now (0 once it stopped) */
+  double eroded;    /* totals of the run so far: height taken from pixels, */
+  double deposited; /* height given to pixels, */
+  double lost;      /* sediment carried off the map or that could not be placed */
+} TerrainDropletStep;
+
+typedef struct
+{
+  uint32_t seed;
+  int      droplets;    /* 0..TERRAIN_HYDRAULIC_MAX_DROPLETS; 0 leaves the map as it is */
+  double   inertia;     /* 0..1: share of the old direction kept at each step */
+  double   capacity;    /* 0..TERRAIN_HYDRAULIC_MAX_CAPACITY: sediment capacity factor */
+  double   erosion;     /* 0..1: share of the free capacity taken per step */
+  double   deposition;  /* 0..1: share of the excess sediment dropped per step */
+  double   evaporation; /* 0..1: share of the water lost per step */
+  int      radius;      /* 1..TERRAIN_HYDRAULIC_MAX_RADIUS pixels: the erosion brush */
+  int      max_steps;   /* 1..TERRAIN_HYDRAULIC_MAX_STEPS: a droplet's longest life */
+  /* Called after every step of every droplet when not NULL (a test and debugging aid:
+   * it slows the run down). */
+  void   (*observer) (void *user, const TerrainDropletStep *step);
+  void    *observer_user;
+} TerrainHydraulicErosion;
+
+/* Seed 0, 200000 droplets (about 0.2 a pixel on a 1024 x 1024 layer: a light erosion in
+ * well under a second; Lague's example uses about one a pixel), inertia 0.05, capacity 4,
+ * erosion 0.3, deposition 0.3, evaporation 0.01, radius 3, 30 steps, no observer. */
+void          terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params);
+
+/* Erodes data (width * height floats) in place. Every parameter is checked before data is
+ * touched. On TERRAIN_CANCELLED the data holds the result of the droplets run so far. */
+TerrainStatus terrain_hydraulic_erosion (const TerrainHydraulicErosion *params, float *data,
+                                         int width, int height,
+                                         const TerrainProgress *progress);
+
+#endif

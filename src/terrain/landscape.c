@@ -1,0 +1,431 @@
+#include "landscape.h"
+
+#include "field.h"
+#include "heightmap.h"
+#include "random.h"
+#include "smooth.h"
+#include "thermal-erosion.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* ---- The recipes' constants (landscape.h documents them) ---- */
+
+#define ALPINE_ROUGHNESS       0.8
+#define ALPINE_RIDGE_SALT      0x5eedf00du /* the ridge field's seed: mix32 (seed ^ salt) */
+#define ALPINE_RIDGE_LEVELS    2           /* the ridge field has N - 2 iterations */
+#define ALPINE_RIDGE_ROUGHNESS 1.1
+#define ALPINE_RIDGE_FLOOR     0.2f        /* what is left of the mountains between ridges */
+#define ALPINE_ITERATIONS      30
+#define ALPINE_TALUS           4.0         /* / feature size */
+
+#define HILLS_ROUGHNESS        0.85
+#define HILLS_SMOOTH_LENGTH    24.0        /* feature size / this: the FIR's length */
+#define HILLS_ITERATIONS       2
+
+#define ISLANDS_ROUGHNESS      1.0
+#define ISLANDS_BIAS           0.8f        /* g loses this times r^2 */
+#define ISLANDS_EDGE_START     0.7f        /* and up to 1 more from here ... */
+#define ISLANDS_EDGE_END       0.98f       /* ... to here, in max (|u|, |v|) */
+#define ISLANDS_LAND           0.22        /* share of the layer above sea level */
+#define ISLANDS_SHELF          0.1f        /* the shelf: g from s - shelf to s */
+
+#define MESA_ROUGHNESS         1.4
+#define MESA_CLIFF             0.02f       /* share of a step that is cliff, between levels */
+#define MESA_ITERATIONS        20
+#define MESA_TALUS             16.0        /* / feature size */
+
+/* b^1.5 = b sqrt (b): the peaked curve of alpine and mesa, correctly rounded operations only
+ * (no powf, whose last bit differs between C libraries). */
+static inline float
+peaked (float b)
+{
+  return b * sqrtf (b);
+}
+
+/* ---- Progress of one stage: the stage's [0, 1] mapped onto [from, to] ---- */
+
+typedef struct
+{
+  const TerrainProgress *parent;
+  double                 from, to;
+  TerrainProgress        progress;
+} Stage;
+
+static int
+stage_report (void *user, double fraction)
+{
+  const Stage *s = user;
+  return terrain_progress_report (s->parent, s->from + (s->to - s->from) * fraction);
+}
+
+/* The progress to hand a stage that covers [from, to] of the parent's: NULL when nobody
+ * listens. */
+static const TerrainProgress *
+stage_progress (Stage *stage, const TerrainProgress *parent, double from, double to)
+{
+  if (parent == NULL || parent->report == NULL)
+    return NULL;
+  stage->parent = parent;
+  stage->from = from;
+  stage->to = to;
+  stage->progress.report = stage_report;
+  stage->progress.user = stage;
+  return &stage->progress;
+}
+
+/* ---- Per-pixel passes ---- */
+
+static inline float
+clamp01 (float v)
+{
+  return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+}
+
+static inline float
+smoothstep (float e0, float e1, float x)
+{
+  const float t = clamp01 ((x - e0) / (e1 - e0));
+  return t * t * (3.0f - 2.0f * t);
+}
+
+typedef struct Pass Pass;
+struct Pass
+{
+  float       *data;
+  int          width, height;
+  float        lo, range;  /* the stretch b = (v - lo) / range; range 0: b = 0.5 */
+  float        sea_level;  /* islands: s */
+  float        land_top;   /* islands: the largest g */
+  const float *ridges;     /* alpine: the ridge field, row y at ridges + y * width */
+  void       (*row) (const Pass *pass, float *row, int y);
+};
+
+static inline float
+stretched (const Pass *p, float v)
+{
+  return p->range > 0.0f ? clamp01 ((v - p->lo) / p->range) : 0.5f;
+}
+
+static void
+stretch_row (const Pass *p, float *row, int y)
+{
+  (void) y;
+  for (int x = 0; x < p->width; x++)
+    row[x] = stretched (p, row[x]);
+}
+
+/* h = b^1.5 (floor + (1 - floor) r^2), r = 1 - |2 c - 1|. */
+static void
+alpine_row (const Pass *p, float *row, int y)
+{
+  const float *c = p->ridges + (size_t) y * p->width;
+  for (int x = 0; x < p->width; x++)
+    {
+      const float r = 1.0f - fabsf (2.0f * c[x] - 1.0f);
+      row[x] = peaked (stretched (p, row[x])) *
+               (ALPINE_RIDGE_FLOOR + (1.0f - ALPINE_RIDGE_FLOOR) * r * r);
+    }
+}
+
+static void
+hills_row (const Pass *p, float *row, int y)
+{
+  (void) y;
+  const float low = (float) TERRAIN_LANDSCAPE_HILLS_LOW;
+  const float span = (float) (TERRAIN_LANDSCAPE_HILLS_HIGH - TERRAIN_LANDSCAPE_HILLS_LOW);
+  for (int x = 0; x < p->width; x++)
+    row[x] = low + span * stretched (p, row[x]);
+}
+
+/* g = b - bias r^2 - smoothstep (edge start, edge end, max (|u|, |v|)). */
+static void
+islands_falloff_row (const Pass *p, float *row, int y)
+{
+  const float v = ((float) y + 0.5f - 0.5f * (float) p->height) / (0.5f * (float) p->height);
+  for (int x = 0; x < p->width; x++)
+    {
+      const float u = ((float) x + 0.5f - 0.5f * (float) p->width) / (0.5f * (float) p->width);
+      const float edge = fmaxf (fabsf (u), fabsf (v));
+      row[x] = stretched (p, row[x]) - ISLANDS_BIAS * (u * u + v * v) -
+               smoothstep (ISLANDS_EDGE_START, ISLANDS_EDGE_END, edge);
+    }
+}
+
+/* Land: coast + (1 - coast) (g - s) / (max g - s); sea: the shelf from the coast down to the
+ * floor over ISLANDS_SHELF of g below sea level, then the flat floor. */
+static void
+islands_sea_row (const Pass *p, float *row, int y)
+{
+  (void) y;
+  const float sea_floor = (float) TERRAIN_LANDSCAPE_SEA_FLOOR;
+  const float coast = (float) TERRAIN_LANDSCAPE_COAST;
+  const float s = p->sea_level, land = p->land_top - s;
+  for (int x = 0; x < p->width; x++)
+    {
+      const float g = row[x];
+      row[x] = g >= s ? clamp01 (coast + (1.0f - coast) * (land > 0.0f ? (g - s) / land : 0.0f))
+                      : sea_floor + (coast - sea_floor) *
+                                      (1.0f - smoothstep (0.0f, ISLANDS_SHELF, s - g));
+    }
+}
+
+/* t = steps b^1.5, k = floor (t), f = t - k: h = (k + smoothstep (cliff)) / steps. */
+static void
+mesa_row (const Pass *p, float *row, int y)
+{
+  (void) y;
+  const int   steps = TERRAIN_LANDSCAPE_MESA_STEPS;
+  const float half = 0.5f * MESA_CLIFF;
+  for (int x = 0; x < p->width; x++)
+    {
+      const float t = peaked (stretched (p, row[x])) * (float) steps;
+      int k = (int) t;
+      k = k < steps ? k : steps;
+      const float f = t - (float) k;
+      row[x] = clamp01 (((float) k + smoothstep (0.5f - half, 0.5f + half, f)) / (float) steps);
+    }
+}
+
+static void
+pass_rows (void *user, int strip, int first, int end)
+{
+  (void) strip;
+  const Pass *p = user;
+  for (int y = first; y < end; y++)
+    p->row (p, p->data + (size_t) y * p->width, y);
+}
+
+/* Runs row () over every row, reporting on [from, to] of progress. */
+static TerrainStatus
+run_pass (Pass *pass, void (*row) (const Pass *, float *, int), const TerrainProgress *progress,
+          double from, double to)
+{
+  pass->row = row;
+  const int report_rows = pass->width >= 65536 ? 1 : 65536 / pass->width;
+  return terrain_parallel_rows (pass->height, terrain_parallel_strips (pass->height), report_rows,
+                                pass_rows, pass, progress, from, to);
+}
+
+/* Measures the data's range for stretched (). */
+static void
+measure (Pass *pass)
+{
+  float lo, hi;
+  terrain_min_max (pass->data, (size_t) pass->width * pass->height, &lo, &hi);
+  pass->lo = lo;
+  pass->range = hi > lo ? hi - lo : 0.0f;
+}
+
+/* Alpine: the ridge field c rendered band by band (no layer-sized buffer; the field is a
+ * function of position, so the bands join exactly) and combined into the layer. */
+#define RIDGE_BAND_CELLS (1 << 18)
+
+static TerrainStatus
+alpine_ridges (const Pass *p, uint32_t seed, int iterations, const TerrainProgress *progress,
+               double from, double to)
+{
+  const int w = p->width, h = p->height;
+  const int band = w >= RIDGE_BAND_CELLS ? 1 : RIDGE_BAND_CELLS / w < h ? RIDGE_BAND_CELLS / w : h;
+  float *ridges = malloc ((size_t) band * w * sizeof (float));
+  if (ridges == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  TerrainField f;
+  terrain_field_defaults (&f);
+  f.seed = terrain_mix32 (seed ^ ALPINE_RIDGE_SALT);
+  f.iterations = iterations - ALPINE_RIDGE_LEVELS;
+  f.roughness = ALPINE_RIDGE_ROUGHNESS;
+  TerrainStatus status = TERRAIN_OK;
+  for (int y0 = 0; y0 < h && status == TERRAIN_OK; y0 += band)
+    {
+      const int rows = y0 + band < h ? band : h - y0;
+      Stage stage;
+      f.offset_y = y0;
+      status = terrain_field (&f, ridges, w, rows,
+                              stage_progress (&stage, progress,
+                                              from + (to - from) * y0 / h,
+                                              from + (to - from) * (y0 + rows) / h));
+      /* The band's rows of the layer, as a pass of their own. */
+      Pass rows_pass = *p;
+      rows_pass.data = p->data + (size_t) y0 * w;
+      rows_pass.height = rows;
+      rows_pass.ridges = ridges;
+      if (status == TERRAIN_OK)
+        status = run_pass (&rows_pass, alpine_row, NULL, 0.0, 0.0);
+    }
+  free (ridges);
+  return status;
+}
+
+/* Islands: the sea level s, the height g above which ISLANDS_LAND of the pixels lie (to the
+ * resolution of a histogram of SEA_BINS bins over [min g, max g]), but at least
+ * ISLANDS_SHELF, so that the border ring (g <= 0) is flat sea floor. Also gives max g. */
+#define SEA_BINS 4096
+
+static float
+sea_level (const float *g, size_t n, float *g_max)
+{
+  float lo, hi;
+  terrain_min_max (g, n, &lo, &hi);
+  *g_max = hi;
+  const float least = ISLANDS_SHELF;
+  if (! (hi > lo))
+    return least;
+  size_t count[SEA_BINS] = { 0 };
+  const float scale = (float) SEA_BINS / (hi - lo);
+  for (size_t i = 0; i < n; i++)
+    {
+      const int k = (int) ((g[i] - lo) * scale);
+      count[k < SEA_BINS ? k : SEA_BINS - 1]++;
+    }
+  const double target = ISLANDS_LAND * (double) n;
+  size_t above = 0;
+  int    k = SEA_BINS - 1;
+  for (; k > 0; k--)
+    {
+      above += count[k];
+      if ((double) above >= target)
+        break;
+    }
+  const float s = lo + (hi - lo) * (float) k / (float) SEA_BINS;
+  return s > least ? s : least;
+}
+
+/* ---- Public entry points ---- */
+
+void
+terrain_landscape_defaults (TerrainLandscape *params)
+{
+  params->seed = 0;
+  params->preset = TERRAIN_LANDSCAPE_ALPINE;
+  params->feature_size = 256;
+}
+
+int
+terrain_landscape_iterations (int feature_size)
+{
+  /* round (log2 (F)) = N exactly when 2^(N - 1/2) <= F < 2^(N + 1/2), i.e.
+   * 2^(2N - 1) <= F^2 < 2^(2N + 1). */
+  const uint64_t square = (uint64_t) feature_size * (uint64_t) feature_size;
+  int n = 0;
+  while (n < 31 && square >= ((uint64_t) 1 << (2 * n + 1)))
+    n++;
+  return n;
+}
+
+/* Where each preset's stages end on the progress bar (about their share of the time). */
+typedef struct
+{
+  double field, shape, relief; /* the field, the curve (and ridges), smoothing or erosion */
+} Shares;
+
+static const Shares shares[] = {
+  [TERRAIN_LANDSCAPE_ALPINE]        = { 0.15, 0.35, 0.97 },
+  [TERRAIN_LANDSCAPE_ROLLING_HILLS] = { 0.50, 0.55, 1.00 },
+  [TERRAIN_LANDSCAPE_ISLANDS]       = { 0.60, 0.80, 1.00 },
+  [TERRAIN_LANDSCAPE_MESA]          = { 0.20, 0.25, 1.00 },
+};
+
+TerrainStatus
+terrain_landscape (const TerrainLandscape *params, float *out, int width, int height,
+                   const TerrainProgress *progress)
+{
+  TerrainStatus status = terrain_check_size (width, height);
+  if (status != TERRAIN_OK)
+    return status;
+  if ((unsigned) params->preset > TERRAIN_LANDSCAPE_MESA ||
+      params->feature_size < TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE ||
+      params->feature_size > TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE)
+    return TERRAIN_ERROR_INVALID;
+
+  const TerrainLandscapePreset preset = params->preset;
+  const Shares                 share = shares[preset];
+  /* The scale of slopes and smoothing: the feature size, but no more than the layer's
+   * longer side (the stretch makes the largest feature the layer sees span the full range),
+   * and at least the smallest feature size (talus 16 / 16 = 1 at most). */
+  const int    side = width > height ? width : height;
+  const int    scale = params->feature_size < side ? params->feature_size : side;
+  const double feature = scale > TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE
+                           ? scale : TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE;
+  Stage                        stage;
+
+  /* The base. */
+  TerrainField field;
+  terrain_field_defaults (&field);
+  field.seed = params->seed;
+  field.iterations = terrain_landscape_iterations (params->feature_size);
+  field.roughness = preset == TERRAIN_LANDSCAPE_ALPINE          ? ALPINE_ROUGHNESS
+                    : preset == TERRAIN_LANDSCAPE_ROLLING_HILLS ? HILLS_ROUGHNESS
+                    : preset == TERRAIN_LANDSCAPE_ISLANDS       ? ISLANDS_ROUGHNESS
+                                                                : MESA_ROUGHNESS;
+  status = terrain_field (&field, out, width, height,
+                          stage_progress (&stage, progress, 0.0, share.field));
+  if (status != TERRAIN_OK)
+    return status;
+
+  Pass pass = { out, width, height, 0.0f, 0.0f, 0.0f, 0.0f, NULL, NULL };
+  measure (&pass);
+
+  switch (preset)
+    {
+    case TERRAIN_LANDSCAPE_ALPINE:
+      {
+        status = alpine_ridges (&pass, params->seed, field.iterations, progress, share.field,
+                                share.shape);
+        TerrainThermalErosion erosion;
+        terrain_thermal_erosion_defaults (&erosion);
+        erosion.iterations = ALPINE_ITERATIONS;
+        erosion.talus = ALPINE_TALUS / feature;
+        if (status == TERRAIN_OK)
+          status = terrain_thermal_erosion (&erosion, out, width, height,
+                                            stage_progress (&stage, progress, share.shape,
+                                                            share.relief));
+        if (status == TERRAIN_OK)
+          {
+            measure (&pass);
+            status = run_pass (&pass, stretch_row, progress, share.relief, 1.0);
+          }
+        break;
+      }
+
+    case TERRAIN_LANDSCAPE_ROLLING_HILLS:
+      {
+        status = run_pass (&pass, hills_row, progress, share.field, share.shape);
+        TerrainSmooth smooth;
+        terrain_smooth_defaults (&smooth);
+        smooth.method = TERRAIN_SMOOTH_FIR;
+        smooth.k = 1.0 / (1.0 + feature / HILLS_SMOOTH_LENGTH);
+        smooth.iterations = HILLS_ITERATIONS;
+        if (status == TERRAIN_OK)
+          status = terrain_smooth (&smooth, out, width, height,
+                                   stage_progress (&stage, progress, share.shape, 1.0));
+        break;
+      }
+
+    case TERRAIN_LANDSCAPE_ISLANDS:
+      status = run_pass (&pass, islands_falloff_row, progress, share.field, share.shape);
+      if (status == TERRAIN_OK)
+        {
+          pass.sea_level = sea_level (out, (size_t) width * height, &pass.land_top);
+          status = run_pass (&pass, islands_sea_row, progress, share.shape, 1.0);
+        }
+      break;
+
+    case TERRAIN_LANDSCAPE_MESA:
+      {
+        status = run_pass (&pass, mesa_row, progress, share.field, share.shape);
+        TerrainThermalErosion erosion;
+        terrain_thermal_erosion_defaults (&erosion);
+        erosion.iterations = MESA_ITERATIONS;
+        erosion.talus = MESA_TALUS / feature;
+        if (status == TERRAIN_OK)
+          status = terrain_thermal_erosion (&erosion, out, width, height,
+                                            stage_progress (&stage, progress, share.shape, 1.0));
+        break;
+      }
+    }
+
+  if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
+    status = TERRAIN_CANCELLED;
+  return status;
+}

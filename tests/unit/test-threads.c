@@ -1,0 +1,381 @@
+/* Threads: every procedure gives the same bits with 1, 2, 3 and 4 threads (memcmp against
+ * one thread), at defaults and with varied arguments, at odd sizes, and so does the
+ * hillshade; the row-strip helper visits every row once, in order within a strip;
+ * cancelling with 2 threads stops. */
+#include "check.h"
+#include "progress-log.h"
+
+#include "procedure-info.h"
+#include "shade.h"
+#include "thread-pool.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGS 16
+
+/* Argument settings over a procedure's defaults, "name=value ...": a number, a choice's
+ * nick, or a string without spaces (a custom kernel's numbers are separated by commas). */
+typedef struct
+{
+  const char *procedure; /* the name after "plug-in-terrain-" */
+  const char *settings;
+} Variant;
+
+/* Besides every procedure at its defaults. */
+static const Variant variants[] = {
+  { "diamond-square", "edges=wrap" },
+  { "diamond-square", "edges=mirror roughness=0.3 seed=77" },
+  { "diamond-square", "corners=fixed corner-height=0.2 edges=wrap seed=3" },
+  { "diamond-square", "subdivision=square-square" },
+  { "diamond-square", "subdivision=square-square edges=wrap roughness=1.6" },
+  { "diamond-square", "convention=lighthouse-code roughness=0.7 seed=5" },
+  { "diamond-square", "guide=1 guide-scale=8" },
+  { "diamond-square", "guide=1 guide-scale=1 edges=wrap" },
+  { "field", "iterations=3 roughness=0.4 offset-x=-1000 offset-y=77" },
+  { "field", "guide=1 guide-scale=16" },
+  { "field", "guide=1 guide-scale=1" },
+  { "fault", "profile=sine iterations=300" },
+  { "fault", "profile=cosine wave-size=40 iterations=200 seed=9" },
+  { "circles", "direction=raise diameter=7 iterations=3000" },
+  { "circles", "diameter=900 iterations=60 seed=4" },
+  { "particles", "particles=20000 mode=stick sites=3" },
+  { "smooth", "iterations=3" },
+  { "smooth", "method=fir" },
+  { "smooth", "method=fir k=0.1 iterations=2" },
+  { "smooth", "method=matrix" },
+  { "smooth", "method=matrix kernel=box-5 iterations=3" },
+  { "smooth", "method=matrix kernel=custom custom-kernel=1,0,-1,2,5,2,-1,0,1" },
+};
+
+static const int sizes[][2] = { { 1, 1 }, { 7, 300 }, { 300, 7 }, { 257, 129 },
+                                { 512, 256 }, { 1000, 1000 } };
+
+/* The layer every filter and guided generator reads: broad waves plus hashed noise. */
+static void
+fill_input (float *map, int width, int height)
+{
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        uint32_t h = (uint32_t) x * 0x9e3779b1u ^ (uint32_t) y * 0x85ebca77u;
+        h ^= h >> 15;
+        h *= 0x2c1b3c6du;
+        h ^= h >> 12;
+        const double noise = (double) (h >> 8) / 16777216.0 - 0.5;
+        map[(size_t) y * width + x] =
+          (float) (0.5 + 0.3 * sin (x * 0.031) * cos (y * 0.047) + 0.15 * noise);
+      }
+}
+
+static const TerrainProcedureInfo *
+find (const char *short_name)
+{
+  for (int i = 0; terrain_procedures[i]; i++)
+    if (strcmp (terrain_procedures[i]->name + strlen ("plug-in-terrain-"), short_name) == 0)
+      return terrain_procedures[i];
+  return NULL;
+}
+
+/* Defaults, then settings; 0 (and a failed check) when a setting names nothing. */
+static int
+set_values (const TerrainProcedureInfo *info, const char *settings, TerrainArgValue *values,
+            char text[][64])
+{
+  terrain_arg_defaults (info, values);
+  const char *s = settings;
+  while (*s)
+    {
+      char   name[64], value[64];
+      size_t n = strcspn (s, "="), m;
+      if (n >= sizeof name)
+        return 0;
+      memcpy (name, s, n);
+      name[n] = '\0';
+      s += n + (s[n] == '=');
+      m = strcspn (s, " ");
+      if (m >= sizeof value)
+        return 0;
+      memcpy (value, s, m);
+      value[m] = '\0';
+      s += m + (s[m] == ' ');
+      const int i = terrain_arg_index (info, name);
+      CHECK (i >= 0, "%s has no argument %s", info->name, name);
+      if (i < 0)
+        return 0;
+      const TerrainArg *arg = &info->args[i];
+      if (arg->type == TERRAIN_ARG_CHOICE)
+        values[i].number = terrain_choice_id (arg, value);
+      else if (arg->type == TERRAIN_ARG_STRING)
+        {
+          snprintf (text[i], sizeof text[i], "%s", value);
+          values[i].text = text[i];
+        }
+      else
+        values[i].number = strtod (value, NULL);
+      CHECK (values[i].number >= 0 || arg->type != TERRAIN_ARG_CHOICE, "%s: no %s %s",
+             info->name, name, value);
+    }
+  return 1;
+}
+
+/* Renders into map (which holds the input layer first) with `threads` threads. */
+static TerrainStatus
+render (const TerrainProcedureInfo *info, const TerrainArgValue *values, float *map,
+        int width, int height, int threads)
+{
+  char why[256] = "";
+  fill_input (map, width, height);
+  terrain_use_threads (threads);
+  TerrainStatus status = info->render (values, map, width, height, NULL, why, sizeof why);
+  terrain_use_threads (1);
+  return status;
+}
+
+/* Renders `settings` of info with 1 thread and compares 2, 3 and 4 threads with it. */
+static void
+compare_threads (const TerrainProcedureInfo *info, const char *settings, float *one, float *many)
+{
+  const int       compared[] = { 2, 3, 4 };
+  TerrainArgValue values[MAX_ARGS];
+  char            text[MAX_ARGS][64];
+  CHECK (terrain_arg_count (info) <= MAX_ARGS, "%s: too many arguments", info->name);
+  if (terrain_arg_count (info) > MAX_ARGS || ! set_values (info, settings, values, text))
+    return;
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    {
+      const int           w = sizes[s][0], h = sizes[s][1];
+      const size_t        bytes = (size_t) w * h * sizeof (float);
+      const TerrainStatus reference = render (info, values, one, w, h, 1);
+      CHECK (reference == TERRAIN_OK, "%s [%s] %dx%d: %s", info->name, settings, w, h,
+             terrain_status_message (reference));
+      for (size_t t = 0; t < sizeof compared / sizeof compared[0]; t++)
+        {
+          memset (many, 0xa5, bytes);
+          const TerrainStatus status = render (info, values, many, w, h, compared[t]);
+          CHECK (status == reference && memcmp (one, many, bytes) == 0,
+                 "%s [%s] %dx%d: %d threads differ from one", info->name, settings, w, h,
+                 compared[t]);
+        }
+    }
+  /* A rectangle away from the origin, for procedures that render any rectangle. */
+  if (info->render_rect)
+    {
+      const int w = 333, h = 211;
+      char      why[256];
+      terrain_use_threads (1);
+      CHECK (info->render_rect (values, one, -50, 1234, w, h, NULL, why, sizeof why)
+               == TERRAIN_OK, "%s: render_rect failed", info->name);
+      for (size_t t = 0; t < sizeof compared / sizeof compared[0]; t++)
+        {
+          terrain_use_threads (compared[t]);
+          CHECK (info->render_rect (values, many, -50, 1234, w, h, NULL, why, sizeof why)
+                     == TERRAIN_OK &&
+                   memcmp (one, many, (size_t) w * h * sizeof (float)) == 0,
+                 "%s [%s] rectangle: %d threads differ", info->name, settings, compared[t]);
+        }
+      terrain_use_threads (1);
+    }
+}
+
+static void
+test_procedures_bit_identical (void)
+{
+  const size_t most = 1000 * 1000;
+  float       *one = malloc (most * sizeof (float)), *many = malloc (most * sizeof (float));
+  for (int i = 0; terrain_procedures[i]; i++)
+    compare_threads (terrain_procedures[i], "", one, many);
+  for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+    {
+      const TerrainProcedureInfo *info = find (variants[v].procedure);
+      CHECK (info != NULL, "no procedure %s", variants[v].procedure);
+      if (info)
+        compare_threads (info, variants[v].settings, one, many);
+    }
+  free (one);
+  free (many);
+}
+
+static void
+test_hillshade_bit_identical (void)
+{
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    {
+      const int    w = sizes[s][0], h = sizes[s][1];
+      const size_t n = (size_t) w * h;
+      float *map = malloc (n * sizeof (float)), *one = malloc (n * sizeof (float));
+      float *many = malloc (n * sizeof (float));
+      fill_input (map, w, h);
+      terrain_hillshade (map, w, h, 315.0, 45.0, terrain_hillshade_z_scale (w, h), one);
+      for (int threads = 2; threads <= 4; threads++)
+        {
+          terrain_use_threads (threads);
+          memset (many, 0xa5, n * sizeof (float));
+          terrain_hillshade (map, w, h, 315.0, 45.0, terrain_hillshade_z_scale (w, h), many);
+          terrain_use_threads (1);
+          CHECK (memcmp (one, many, n * sizeof (float)) == 0,
+                 "hillshade %dx%d: %d threads differ from one", w, h, threads);
+        }
+      free (map);
+      free (one);
+      free (many);
+    }
+}
+
+/* ---- The row-strip helper ---- */
+
+typedef struct
+{
+  int *visits;     /* per row */
+  int *next;       /* per strip: the row its next call must start at (-1: none yet) */
+  int  out_of_order;
+} RowsLog;
+
+static void
+log_rows (void *user, int strip, int first, int end)
+{
+  RowsLog *log = user;
+  if (log->next[strip] >= 0 && log->next[strip] != first)
+    log->out_of_order++;
+  log->next[strip] = end;
+  for (int y = first; y < end; y++)
+    log->visits[y]++;
+}
+
+static void
+test_parallel_rows (void)
+{
+  const int rows_list[] = { 1, 2, 5, 63, 64, 65, 1000, 4099 };
+  const int reports[] = { 1, 7, 64, 5000 };
+  for (int threads = 1; threads <= 4; threads++)
+    for (size_t r = 0; r < sizeof rows_list / sizeof rows_list[0]; r++)
+      for (size_t k = 0; k < sizeof reports / sizeof reports[0]; k++)
+        {
+          const int rows = rows_list[r];
+          terrain_use_threads (threads);
+          const int strips = terrain_parallel_strips (rows);
+          RowsLog   log = { calloc ((size_t) rows, sizeof (int)),
+                            malloc ((size_t) strips * sizeof (int)), 0 };
+          for (int s = 0; s < strips; s++)
+            log.next[s] = -1;
+          ProgressLog     plog = progress_log (2.0);
+          TerrainProgress progress = { log_progress, &plog };
+          TerrainStatus   status = terrain_parallel_rows (rows, strips, reports[k], log_rows,
+                                                          &log, &progress, 0.25, 0.75);
+          terrain_use_threads (1);
+          int once = 1;
+          for (int y = 0; y < rows; y++)
+            once &= log.visits[y] == 1;
+          CHECK (strips >= 1 && strips <= rows && (threads > 1 || strips == 1),
+                 "%d strips for %d rows on %d threads", strips, rows, threads);
+          CHECK (status == TERRAIN_OK && once && log.out_of_order == 0,
+                 "%d rows, %d threads, report %d: status %d, every row once %d, "
+                 "out of order %d", rows, threads, reports[k], status, once, log.out_of_order);
+          CHECK (plog.monotone && plog.calls >= 1 && plog.last >= 0.25 && plog.last < 0.75,
+                 "progress: %d calls, monotone %d, last %g", plog.calls, plog.monotone,
+                 plog.last);
+          if (strips == 1)
+            CHECK (plog.calls == (rows + reports[k] - 1) / reports[k],
+                   "one strip reports every %d rows: %d reports for %d rows", reports[k],
+                   plog.calls, rows);
+          free (log.visits);
+          free (log.next);
+        }
+}
+
+/* ---- Cancelling with two threads ---- */
+
+typedef struct
+{
+  double cancel_at;
+  int    cancelled, after; /* reports that cancelled, reports after that */
+  double last;
+} CancelLog;
+
+static int
+cancel_report (void *user, double fraction)
+{
+  CancelLog *log = user;
+  log->after += log->cancelled > 0;
+  log->last = fraction;
+  if (fraction >= log->cancel_at)
+    log->cancelled++;
+  return fraction >= log->cancel_at;
+}
+
+/* Cancels info [settings] at the first report at or past cancel_at, with 2 threads. */
+static void
+cancel_with_two_threads (const TerrainProcedureInfo *info, const char *settings, double cancel_at,
+                         float *map, int w, int h)
+{
+  TerrainArgValue values[MAX_ARGS];
+  char            text[MAX_ARGS][64], why[256];
+  if (! set_values (info, settings, values, text))
+    return;
+  CancelLog       log = { cancel_at, 0, 0, -1.0 };
+  TerrainProgress progress = { cancel_report, &log };
+  fill_input (map, w, h);
+  terrain_use_threads (2);
+  const TerrainStatus status = info->render (values, map, w, h, &progress, why, sizeof why);
+  terrain_use_threads (1);
+  CHECK (status == TERRAIN_CANCELLED && log.cancelled == 1 && log.after == 0,
+         "%s [%s], cancel at %g with 2 threads: status %s, %d cancelling reports, %d after",
+         info->name, settings, cancel_at, terrain_status_message (status), log.cancelled,
+         log.after);
+}
+
+static void
+test_cancel_two_threads (void)
+{
+  const int    w = 1024, h = 1024;
+  float       *map = malloc ((size_t) w * h * sizeof (float));
+  const double cancel_at[] = { 0.0, 0.4 };
+  for (size_t c = 0; c < 2; c++)
+    {
+      for (int i = 0; terrain_procedures[i]; i++)
+        cancel_with_two_threads (terrain_procedures[i], "", cancel_at[c], map, w, h);
+      for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+        if (find (variants[v].procedure))
+          cancel_with_two_threads (find (variants[v].procedure), variants[v].settings,
+                                   cancel_at[c], map, w, h);
+    }
+  free (map);
+}
+
+/* Cancelling half way through a big diamond-square stops before the end, with the strips
+ * made in several batches. */
+static void
+test_cancel_promptly (void)
+{
+  const TerrainProcedureInfo *info = find ("diamond-square");
+  const int                   n = 2048;
+  float                      *map = malloc ((size_t) n * n * sizeof (float));
+  const char                 *settings[] = { "", "edges=wrap" };
+  for (int k = 0; k < 2; k++)
+    {
+      TerrainArgValue values[MAX_ARGS];
+      char            text[MAX_ARGS][64], why[256];
+      set_values (info, settings[k], values, text);
+      CancelLog       log = { 0.3, 0, 0, -1.0 };
+      TerrainProgress progress = { cancel_report, &log };
+      terrain_use_threads (2);
+      const TerrainStatus status = info->render (values, map, n, n, &progress, why, sizeof why);
+      terrain_use_threads (1);
+      CHECK (status == TERRAIN_CANCELLED && log.last < 0.7,
+             "[%s] cancel at 0.3 with 2 threads: %s, stopped at %g", settings[k],
+             terrain_status_message (status), log.last);
+    }
+  free (map);
+}
+
+int
+main (void)
+{
+  test_parallel_rows ();
+  test_procedures_bit_identical ();
+  test_hillshade_bit_identical ();
+  test_cancel_two_threads ();
+  test_cancel_promptly ();
+  return CHECK_DONE ("threads");
+}
