@@ -2,8 +2,22 @@
 
 #include "heightmap.h"
 #include "layer-io.h"
+#include "preview.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
+
+/* The core's status messages in the user's language (src/terrain has no translations). */
+static const char *
+status_text (TerrainStatus status)
+{
+  switch (status)
+    {
+    case TERRAIN_ERROR_INVALID:   return _("a parameter is out of range");
+    case TERRAIN_ERROR_NO_MEMORY: return _("not enough memory for a heightmap of this size");
+    case TERRAIN_CANCELLED:       return _("cancelled");
+    default:                      return terrain_status_message (status);
+    }
+}
 
 /* A user-facing error for a failed render; TERRAIN_OK when the heights are usable. */
 static TerrainStatus
@@ -18,7 +32,7 @@ check_render (const TerrainProcedureInfo *info, TerrainStatus status, const char
     }
   if (status == TERRAIN_ERROR_INVALID)
     g_set_error (error, GIMP_PLUG_IN_ERROR, 0, _("%s: invalid argument: %s"), info->name,
-                 why[0] ? why : _(terrain_status_message (status)));
+                 why[0] ? why : status_text (status));
   else if (status == TERRAIN_ERROR_NO_MEMORY)
     g_set_error (error, GIMP_PLUG_IN_ERROR, 0,
                  _("%s: not enough memory for a %d x %d heightmap."), info->name, width, height);
@@ -95,18 +109,9 @@ terrain_render_samples (const TerrainProcedureInfo *info, const TerrainArgValues
       return status;
     }
 
-  /* Row by row: render each sampled layer row at full width, then sample along it. */
-  float *row = g_try_new (float, width);
-  TerrainStatus status = row ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;
   char why[256] = "";
-  for (int py = 0; py < ph && status == TERRAIN_OK; py++)
-    {
-      const int sy = (int) (((gint64) py * 2 + 1) * height / (2 * (gint64) ph));
-      status = info->render_rect (values->values, row, 0, sy, width, 1, NULL, why, sizeof why);
-      if (status == TERRAIN_OK)
-        terrain_sample_nearest (row, width, 1, samples + (gsize) py * pw, pw, 1);
-    }
-  g_free (row);
+  TerrainStatus status = terrain_preview_rows (info, values->values, width, height, samples,
+                                               pw, ph, why, sizeof why);
   return check_render (info, status, why, samples, (gsize) pw * ph, width, height, error);
 }
 
@@ -115,7 +120,7 @@ typedef struct
   const TerrainProcedureInfo *info;
   const TerrainArgValues     *values;
   const float                *layer;   /* whole-layer heights, or NULL to render bands */
-  int                         layer_width, y, h;
+  int                         layer_width;
   TerrainStatus               status;
   GError                    **error;
 } BandWriter;
@@ -129,6 +134,7 @@ report_render (void *user, double fraction)
   return 0;
 }
 
+/* Called from the write path's worker thread: no libgimp calls here. */
 static gboolean
 next_band (gpointer user, float *heights, int x, int y, int w, int h)
 {
@@ -141,7 +147,6 @@ next_band (gpointer user, float *heights, int x, int y, int w, int h)
                               b->info->render_rect (b->values->values, heights, x, y, w, h,
                                                     NULL, why, sizeof why),
                               why, heights, (gsize) w * h, w, h, b->error);
-  gimp_progress_update ((b->layer ? 0.5 : 0.0) + (b->layer ? 0.5 : 1.0) * (y + h - b->y) / b->h);
   return b->status == TERRAIN_OK;
 }
 
@@ -167,7 +172,7 @@ terrain_apply (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   if (! gimp_drawable_mask_intersect (drawable, &x, &y, &w, &h))
     return GIMP_PDB_SUCCESS; /* the selection misses this layer: nothing to do */
 
-  BandWriter writer = { info, values, NULL, width, y, h, TERRAIN_OK, error };
+  BandWriter writer = { info, values, NULL, width, TERRAIN_OK, error };
   float *layer = NULL;
   gimp_progress_init (_(info->menu_label));
   /* Band by band straight from the core when it can; else the whole layer first. */
@@ -185,7 +190,7 @@ terrain_apply (const TerrainProcedureInfo *info, const TerrainArgValues *values,
 
   GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
   gimp_image_undo_group_start (image);
-  terrain_write_heights (drawable, x, y, w, h, next_band, &writer);
+  terrain_write_heights (drawable, x, y, w, h, next_band, &writer, layer ? 0.5 : 0.0);
   gimp_image_undo_group_end (image);
   gimp_progress_end ();
   g_free (layer);

@@ -1,7 +1,7 @@
 #ifndef TERRAIN_DIALOG_H
 #define TERRAIN_DIALOG_H
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 #include <libgimp/gimp.h>
 
 #include "procedure-info.h"

@@ -5,6 +5,9 @@
 
 #include <libgimp/gimp.h>
 
+/* Starts GEGL for the write path (gimp_ui_init has started it already when interactive). */
+void        terrain_start_gegl (gboolean interactive);
+
 /* "Y' float" / "Y'A float" for gray drawables, "R'G'B'(A) float" for RGB, in the
  * drawable's space; with_alpha follows the drawable. */
 const Babl *terrain_float_format (GimpDrawable *drawable);
@@ -15,14 +18,18 @@ const Babl *terrain_preview_format (GimpDrawable *drawable);
 void     terrain_read_heights (GimpDrawable *drawable, float *heights);
 
 /* Fills `heights` (w x h floats, stride w) with the layer rectangle x, y, w, h; returns
- * FALSE to abandon the write (a failed or cancelled render). */
+ * FALSE to abandon the write (a failed or cancelled render). Called from a worker thread,
+ * band after band in order: it must not call libgimp (progress included) or touch GEGL
+ * buffers. */
 typedef gboolean (*TerrainBandSource) (gpointer user, float *heights, int x, int y, int w, int h);
 
 /* Writes the rectangle x, y, w, h of the drawable through its shadow buffer in
- * tile-aligned bands, each filled by `source`, keeping alpha; then merges the shadow (one
- * undo step, selection applied) and updates the display. When the source gives up, nothing
- * is merged and the drawable is untouched: returns FALSE. */
+ * tile-aligned bands, each filled by `source` while the band before is transferred,
+ * keeping alpha; moves the progress bar from progress_from to 1 as bands are written; then
+ * merges the shadow (one undo step, selection applied) and updates the display. When the
+ * source gives up, nothing is merged and the drawable is untouched: returns FALSE. */
 gboolean terrain_write_heights (GimpDrawable *drawable, int x, int y, int w, int h,
-                                TerrainBandSource source, gpointer user);
+                                TerrainBandSource source, gpointer user,
+                                double progress_from);
 
 #endif

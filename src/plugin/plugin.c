@@ -36,13 +36,37 @@ create_procedure (GimpPlugIn *plug_in, const gchar *name)
   return info ? terrain_procedure_new (plug_in, info) : NULL;
 }
 
+/* Our gettext domain, "gimp-terrain" (GETTEXT_PACKAGE, which the _() of glib/gi18n-lib.h
+ * uses too), with its catalogs in the locale/ folder next to the binary:
+ * plug-ins/terrain/locale/<lang>/LC_MESSAGES/gimp-terrain.mo. libgimp calls this before it
+ * queries, creates or runs a procedure, refuses a catalog_dir that is absolute or outside
+ * the plug-in's folder, then binds the domain (UTF-8) and makes it the textdomain. */
+static gboolean
+set_i18n (GimpPlugIn *plug_in, const gchar *procedure_name, gchar **gettext_domain,
+          gchar **catalog_dir)
+{
+  (void) plug_in;
+  (void) procedure_name;
+  *gettext_domain = g_strdup (GETTEXT_PACKAGE);
+  *catalog_dir = g_strdup ("locale");
+  return TRUE;
+}
+
+/* The descriptors' error reasons (terrain_why) in the user's language. */
+static const char *
+translate (const char *msgid)
+{
+  return g_dgettext (GETTEXT_PACKAGE, msgid);
+}
+
 static void
 terrain_plug_in_class_init (TerrainPlugInClass *klass)
 {
   GimpPlugInClass *plug_in_class = GIMP_PLUG_IN_CLASS (klass);
   plug_in_class->query_procedures = query_procedures;
   plug_in_class->create_procedure = create_procedure;
-  plug_in_class->set_i18n = NULL; /* no catalogs yet: keeps GIMP from warning */
+  plug_in_class->set_i18n = set_i18n;
+  terrain_translate = translate;
 }
 
 static void

@@ -3,7 +3,7 @@
 #include "run.h"
 #include "shade.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 static GimpChoice *
 choice_from (const TerrainArg *arg)

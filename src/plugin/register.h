@@ -2,7 +2,7 @@
 #ifndef TERRAIN_REGISTER_H
 #define TERRAIN_REGISTER_H
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 #include <libgimp/gimp.h>
 
 #include "procedure-info.h"

@@ -4,8 +4,10 @@
 #include "apply.h"
 #include "arg-values.h"
 #include "dialog.h"
+#include "layer-io.h"
+#include "thread-pool.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 #include <libgimp/gimpui.h>
 
 static GimpValueArray *
@@ -57,11 +59,13 @@ terrain_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
       gimp_ui_init (PLUG_IN_BINARY);
+      terrain_start_gegl (TRUE);
       if (! terrain_dialog_run (info, procedure, config, drawable))
         return fail (procedure, GIMP_PDB_CANCEL, NULL);
     }
   else
-    gegl_init (NULL, NULL);
+    terrain_start_gegl (FALSE);
+  terrain_use_threads (terrain_thread_count ());
 
   TerrainArgValues *values = terrain_arg_values_from_config (info, config);
   GimpPDBStatusType status = terrain_apply (info, values, drawable, &error);

@@ -3,7 +3,6 @@
 
 #include "diamond-square.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 enum { SEED, ROUGHNESS, EDGES, CORNERS, CORNER_HEIGHT, SUBDIVISION, CONVENTION, GUIDE, GUIDE_SCALE };
@@ -76,8 +75,10 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
     {
       if (p.roughness < 0.5)
         {
-          snprintf (why, why_size, "roughness %g is below 0.5: with convention "
-                    "\"lighthouse-code\" H = 1/roughness must stay within 2", p.roughness);
+          terrain_why (why, why_size,
+                       N_("roughness %g is below 0.5: with convention \"lighthouse-code\" "
+                          "H = 1/roughness must stay within 2"),
+                       p.roughness);
           return TERRAIN_ERROR_INVALID;
         }
       p.roughness = 1.0 / p.roughness;
@@ -92,7 +93,7 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
   /* heights holds the layer: keep it as the guide while the result overwrites it. */
   if (p.subdivision != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)
     {
-      snprintf (why, why_size, "guide works with subdivision \"diamond-square\" only");
+      terrain_why (why, why_size, N_("guide works with subdivision \"diamond-square\" only"));
       return TERRAIN_ERROR_INVALID;
     }
   float *guide = terrain_heights_copy (heights, width, height);

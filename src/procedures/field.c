@@ -4,7 +4,6 @@
 
 #include "field.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 enum { SEED, ITERATIONS, ROUGHNESS, OFFSET_X, OFFSET_Y, GUIDE, GUIDE_SCALE };
@@ -49,8 +48,8 @@ render_rect (const TerrainArgValue *v, float *out, int x, int y, int width, int 
   set_params (&p, v, x, y);
   TerrainStatus status = terrain_field (&p, out, width, height, progress);
   if (status == TERRAIN_ERROR_INVALID)
-    snprintf (why, why_size, "the layer at offset (%d, %d) leaves the 32-bit world",
-              (int) v[OFFSET_X].number, (int) v[OFFSET_Y].number);
+    terrain_why (why, why_size, N_("the layer at offset (%d, %d) leaves the 32-bit world"),
+                 (int) v[OFFSET_X].number, (int) v[OFFSET_Y].number);
   return status;
 }
 
@@ -88,6 +87,7 @@ const TerrainProcedureInfo terrain_procedure_field = {
   "plug-in-terrain-field",
   N_("Infinite Field..."),
   N_("Render one window of an endless diamond-square terrain, for maps that tile and page"),
+  /* xgettext:no-c-format */
   N_("Infinite diamond-square field (Tatarize's \"Field Diamond Squared\", seed 002). Level 0 "
      "is white noise on a grid of spacing 2^iterations; each level is built from the padded "
      "parent rectangle one level up, with offsets from a hash of (seed, level, x, y). A "

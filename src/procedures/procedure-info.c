@@ -1,5 +1,7 @@
 #include "procedure-info.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +10,10 @@ extern const TerrainProcedureInfo terrain_procedure_field;
 extern const TerrainProcedureInfo terrain_procedure_fault;
 extern const TerrainProcedureInfo terrain_procedure_circles;
 extern const TerrainProcedureInfo terrain_procedure_particles;
+extern const TerrainProcedureInfo terrain_procedure_landscape;
 extern const TerrainProcedureInfo terrain_procedure_smooth;
+extern const TerrainProcedureInfo terrain_procedure_thermal_erosion;
+extern const TerrainProcedureInfo terrain_procedure_hydraulic_erosion;
 
 /* Menu order. */
 const TerrainProcedureInfo *const terrain_procedures[] = {
@@ -17,7 +22,10 @@ const TerrainProcedureInfo *const terrain_procedures[] = {
   &terrain_procedure_fault,
   &terrain_procedure_circles,
   &terrain_procedure_particles,
+  &terrain_procedure_landscape,
   &terrain_procedure_smooth,
+  &terrain_procedure_thermal_erosion,
+  &terrain_procedure_hydraulic_erosion,
   NULL
 };
 
@@ -86,4 +94,17 @@ terrain_arg_defaults (const TerrainProcedureInfo *info, TerrainArgValue *values)
       values[i].number = arg->type == TERRAIN_ARG_CHOICE ? terrain_choice_id (arg, arg->text)
                                                          : arg->value;
     }
+}
+
+const char *(*terrain_translate) (const char *msgid) = NULL;
+
+void
+terrain_why (char *why, size_t why_size, const char *format, ...)
+{
+  if (why == NULL || why_size == 0)
+    return;
+  va_list args;
+  va_start (args, format);
+  vsnprintf (why, why_size, terrain_translate ? terrain_translate (format) : format, args);
+  va_end (args);
 }

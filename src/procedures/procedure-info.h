@@ -3,16 +3,25 @@
  * the dialog, the generated documentation and the reference renderer used by the tests,
  * so nothing about a procedure is written twice. GIMP-free: plain C11.
  *
- * Strings are marked with N_() for translation; the plug-in translates them at
- * registration.
+ * Strings are marked with N_() for translation (gettext domain "gimp-terrain", po/); the
+ * plug-in translates them at registration. Reasons a render adaptor writes into `why` are
+ * translatable too: write them with terrain_why() and an N_() format.
  */
 #ifndef TERRAIN_PROCEDURE_INFO_H
 #define TERRAIN_PROCEDURE_INFO_H
 
 #include "terrain-common.h"
 
+/* The same definition as GLib's gi18n.h and gi18n-lib.h, so any include order is fine. */
 #ifndef N_
-#define N_(text) (text)
+#define N_(String) (String)
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TERRAIN_PRINTF(format_index, first_arg) \
+  __attribute__ ((format (printf, format_index, first_arg)))
+#else
+#define TERRAIN_PRINTF(format_index, first_arg)
 #endif
 
 typedef enum
@@ -142,5 +151,16 @@ float                      *terrain_heights_copy (const float *heights, int widt
 /* Fills values with every argument's default. */
 void                        terrain_arg_defaults (const TerrainProcedureInfo *info,
                                                   TerrainArgValue *values);
+
+/* Translation of the reasons written into `why`. The plug-in points terrain_translate at
+ * its gettext domain; left NULL (the command-line tools, the tests of the core), reasons
+ * stay in English. */
+extern const char *(*terrain_translate) (const char *msgid);
+
+/* Writes a reason into why (why_size bytes, always NUL-terminated): `format`, marked
+ * N_("..."), goes through terrain_translate, then printf-style formatting. A translation
+ * keeps the format's conversions (msgfmt --check-format verifies it). */
+void                        terrain_why (char *why, size_t why_size, const char *format, ...)
+                              TERRAIN_PRINTF (3, 4);
 
 #endif

@@ -3,8 +3,6 @@
 
 #include "smooth.h"
 
-#include <stdio.h>
-
 enum { METHOD, ITERATIONS, K, KERNEL, CUSTOM_KERNEL };
 
 static const TerrainChoiceItem methods[] = {
@@ -55,13 +53,14 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
   if (p.method == TERRAIN_SMOOTH_MATRIX && p.kernel == TERRAIN_KERNEL_CUSTOM &&
       terrain_kernel_parse (v[CUSTOM_KERNEL].text, p.custom, &p.custom_size) != TERRAIN_OK)
     {
-      snprintf (why, why_size, "custom-kernel \"%.60s\" is not 9 or 25 numbers with a non-zero sum",
-                v[CUSTOM_KERNEL].text);
+      terrain_why (why, why_size,
+                   N_("custom-kernel \"%.60s\" is not 9 or 25 numbers with a non-zero sum"),
+                   v[CUSTOM_KERNEL].text);
       return TERRAIN_ERROR_INVALID;
     }
   TerrainStatus status = terrain_smooth (&p, heights, width, height, progress);
   if (status == TERRAIN_ERROR_INVALID && p.kernel == TERRAIN_KERNEL_CUSTOM)
-    snprintf (why, why_size, "custom-kernel weights cancel out at the layer's border");
+    terrain_why (why, why_size, N_("custom-kernel weights cancel out at the layer's border"));
   return status;
 }
 

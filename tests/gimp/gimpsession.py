@@ -3,12 +3,20 @@
 Every session gets a fresh GIMP3_DIRECTORY, HOME and XDG_RUNTIME_DIR, and a plug-in path
 that holds only the plug-in under test plus the system plug-ins the tests need (Script-Fu
 and the file exporters): faster start-up, and no stray user settings or .last values.
+
+The plug-in sits as installed: plug-ins/terrain/terrain, with its compiled translations in
+plug-ins/terrain/locale/<lang>/LC_MESSAGES/gimp-terrain.mo, linked from the build tree's
+po/ (or from a locale/ folder next to the binary). Sessions run in C.UTF-8 (English), or in
+the locale given as `locale`, e.g. "de_DE.UTF-8" (see environment()).
 """
+import glob
 import os
+import shutil
 import subprocess
 import tempfile
 
 SYSTEM_PLUGINS = ("script-fu", "file-png", "file-pnm")
+DOMAIN = "gimp-terrain"
 
 
 def system_plugin_dir():
@@ -17,29 +25,92 @@ def system_plugin_dir():
     return os.path.join(libdir, "plug-ins")
 
 
+def catalog_dir(plugin_binary):
+    """Where the plug-in's compiled catalogs are: a locale/ folder next to the binary (an
+    installed plug-in), else po/ of the meson build tree that holds the binary; or None."""
+    here = os.path.dirname(os.path.realpath(plugin_binary))
+    if os.path.isdir(os.path.join(here, "locale")):
+        return os.path.join(here, "locale")
+    while here != os.path.dirname(here):
+        if os.path.isdir(os.path.join(here, "meson-private")):
+            po = os.path.join(here, "po")
+            return po if os.path.isdir(po) else None
+        here = os.path.dirname(here)
+    return None
+
+
+def link_catalogs(catalogs, locale):
+    """Links every <lang>/LC_MESSAGES/gimp-terrain.mo of catalogs into the folder locale."""
+    for mo in glob.glob(os.path.join(catalogs, "*", "LC_MESSAGES", DOMAIN + ".mo")):
+        lang = os.path.basename(os.path.dirname(os.path.dirname(mo)))
+        target = os.path.join(locale, lang, "LC_MESSAGES", DOMAIN + ".mo")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if not os.path.lexists(target):
+            os.symlink(os.path.abspath(mo), target)
+
+
+def installed_locales():
+    result = subprocess.run(["locale", "-a"], capture_output=True, text=True)
+    return {name.lower().replace("utf-8", "utf8") for name in result.stdout.split()}
+
+
 class GimpSession:
-    def __init__(self, plugin_binary, workdir=None, extra_plugins=()):
+    """plugin_binary: the terrain binary to test, or None for none. plugin_dirs: folders
+    put first on the plug-in path as they are (an installed plug-ins/ folder)."""
+
+    def __init__(self, plugin_binary, workdir=None, extra_plugins=(), locale=None, plugin_dirs=()):
         self.workdir = workdir or tempfile.mkdtemp(prefix="terrain-gimp-")
         self.config = os.path.join(self.workdir, "config")
         self.home = os.path.join(self.workdir, "home")
+        self.locale = locale
         plugins = os.path.join(self.workdir, "plug-ins")
-        for d in (self.config, self.home, plugins, os.path.join(plugins, "terrain")):
+        for d in (self.config, self.home, plugins):
             os.makedirs(d, exist_ok=True)
-        link = os.path.join(plugins, "terrain", "terrain")
-        if not os.path.lexists(link):
-            os.symlink(os.path.abspath(plugin_binary), link)
+        if plugin_binary:
+            os.makedirs(os.path.join(plugins, "terrain"), exist_ok=True)
+            link = os.path.join(plugins, "terrain", "terrain")
+            if not os.path.lexists(link):
+                os.symlink(os.path.abspath(plugin_binary), link)
+            catalogs = catalog_dir(plugin_binary)
+            if catalogs:
+                link_catalogs(catalogs, os.path.join(plugins, "terrain", "locale"))
         system = system_plugin_dir()
         for name in SYSTEM_PLUGINS + tuple(extra_plugins):
             target = os.path.join(plugins, name)
             if not os.path.lexists(target):
                 os.symlink(os.path.join(system, name), target)
         self.gimprc = os.path.join(self.workdir, "gimprc")
-        self.gimprc_text = '(plug-in-path "%s")\n(show-welcome-dialog no)\n' % plugins
+        path = ":".join([os.path.abspath(d) for d in plugin_dirs] + [plugins])
+        self.gimprc_text = '(plug-in-path "%s")\n(show-welcome-dialog no)\n' % path
+        self.locpath = self._locale_data() if locale else None
+
+    def _locale_data(self):
+        """A LOCPATH folder that holds the session's locale when the system lacks it.
+
+        Only the locale's name matters to gettext, which ignores LANGUAGE in the C and
+        C.UTF-8 locales: the folder holds C.UTF-8's compiled data under the wanted name
+        (the Debian build root has no locale but C.UTF-8)."""
+        if self.locale.lower().replace("utf-8", "utf8") in installed_locales():
+            return None
+        source = next((d for d in ("/usr/lib/locale/C.utf8", "/usr/lib/locale/C.UTF-8")
+                       if os.path.isdir(d)), None)
+        if source is None:
+            raise RuntimeError("no locale %s and no C.utf8 data to stand in for it" % self.locale)
+        locpath = os.path.join(self.workdir, "locales")
+        target = os.path.join(locpath, self.locale)
+        if not os.path.isdir(target):
+            shutil.copytree(source, target)
+        return locpath
 
     def environment(self, display=None):
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("GIMP", "DISPLAY"))}
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("GIMP", "DISPLAY", "LANGUAGE", "LOCPATH", "LC_"))}
         env.update(GIMP3_DIRECTORY=self.config, HOME=self.home,
                    XDG_RUNTIME_DIR=self.home, LC_ALL="C.UTF-8", LANG="C.UTF-8")
+        if self.locale:
+            env.update(LC_ALL=self.locale, LANG=self.locale, LANGUAGE=self.locale.split("_")[0])
+            if self.locpath:
+                env["LOCPATH"] = self.locpath
         if display:
             env["DISPLAY"] = display
         return env

@@ -132,6 +132,10 @@ plain_cases = [
      {"seed": 8, "particles": 20000, "mode": "stick", "sites": 3}),
     ("particles-u16", "plug-in-terrain-particles", "PRECISION-U16-NON-LINEAR", 128, 96,
      {"seed": 9, "particles": 50000, "caldera": 0.4}),
+    ("landscape-alpine-u16", "plug-in-terrain-landscape", "PRECISION-U16-NON-LINEAR", 160, 120,
+     {"seed": 3, "preset": "alpine", "feature-size": 64}),
+    ("landscape-mesa-u8", "plug-in-terrain-landscape", "PRECISION-U8-NON-LINEAR", 128, 128,
+     {"seed": 4, "preset": "mesa", "feature-size": 32}),
 ]
 scripts = []
 for name, procedure, precision, w, h, args in plain_cases:
@@ -156,6 +160,12 @@ layer_cases = [
     ("smooth-matrix-u16", SMOOTH, "PRECISION-U16-NON-LINEAR", ROUGH,
      {"method": "matrix", "kernel": "custom", "custom-kernel": "1,2,1, 2,4,2, 1,2,1", "iterations": 3},
      (20, 10, 60, 40)),
+    ("thermal-u16", "plug-in-terrain-thermal-erosion", "PRECISION-U16-NON-LINEAR", ROUGH,
+     {"iterations": 40, "talus": 0.005, "strength": 0.8, "neighbourhood": "4"}, None),
+    ("thermal-u8-selection", "plug-in-terrain-thermal-erosion", "PRECISION-U8-NON-LINEAR", ROUGH,
+     {"iterations": 20}, (10, 10, 70, 50)),
+    ("hydraulic-u16", "plug-in-terrain-hydraulic-erosion", "PRECISION-U16-NON-LINEAR", ROUGH,
+     {"seed": 5, "droplets": 20000, "inertia": 0.1, "radius": 2, "max-steps": 40}, None),
     ("guided-ds-u16", DS, "PRECISION-U16-NON-LINEAR", BLOB, {"seed": 3, "guide": 1, "guide-scale": 16}, None),
     ("guided-field-u16", FIELD, "PRECISION-U16-NON-LINEAR", BLOB,
      {"seed": 4, "guide": 1, "guide-scale": 16, "iterations": 7, "offset-x": 50}, None),

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""GUI smoke test: real gimp-3.0 under Xvfb opens every terrain dialog on a real image; the
-test finds each dialog window, screenshots it (kept as artifacts), checks the preview shows
-a terrain, cancels it, and on the last one (Diamond-Square) presses OK and checks the layer
-was written.
+"""GUI smoke test: real gimp-3.0 under Xvfb opens the dialog of every procedure terrain-docs
+lists on a real image; the test finds each dialog window, screenshots it (kept as artifacts:
+WORKDIR/<title>-dialog.png; build-aux/render-demos copies the Diamond-Square one into the
+README), checks the preview shows a terrain, cancels it, and on the last one
+(Diamond-Square) presses OK and checks the layer was written.
 
-usage: test-gui.py PLUGIN_BINARY WORKDIR
+usage: test-gui.py PLUGIN_BINARY TERRAIN_DOCS WORKDIR
 """
 import os
+import re
 import subprocess
 import sys
 import time
@@ -15,14 +17,16 @@ from checks import Checks
 from gimpsession import GimpSession
 from pixels import read_pnm
 
-plugin, workdir = (os.path.abspath(a) for a in sys.argv[1:3])
+plugin, docs, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
 os.makedirs(workdir, exist_ok=True)
 checks = Checks("gimp-gui")
 session = GimpSession(plugin, os.path.join(workdir, "gimp"))
-# (window title, procedure): every dialog is opened; the last one gets OK.
-DIALOGS = [("Infinite Field", "plug-in-terrain-field"), ("Fault Formation", "plug-in-terrain-fault"),
-           ("Circles", "plug-in-terrain-circles"), ("Particle Deposition", "plug-in-terrain-particles"),
-           ("Smooth Heightmap", "plug-in-terrain-smooth"), ("Diamond-Square", "plug-in-terrain-diamond-square")]
+# (window title, procedure): every dialog is opened; the last one, Diamond-Square, gets OK. A
+# dialog's title is its menu label without the ellipsis.
+listed = re.findall(r'^### (plug-in-terrain-[a-z-]+): "(.+?)…"$',
+                    subprocess.run([docs], check=True, capture_output=True, text=True).stdout, flags=re.M)
+DIALOGS = sorted(((title, proc) for proc, title in listed),
+                 key=lambda d: d[1] == "plug-in-terrain-diamond-square")
 shots = [os.path.join(workdir, title.lower().replace(" ", "-") + "-dialog.png") for title, _ in DIALOGS]
 exported = os.path.join(workdir, "after-ok.pgm")
 for stale in shots + [exported]:

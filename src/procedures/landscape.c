@@ -1,0 +1,81 @@
+/* plug-in-terrain-landscape: descriptor. No render_rect: the stretch and the erosion look at
+ * the whole layer, so the layer is rendered in one piece. */
+#include "procedure-info.h"
+
+#include "landscape.h"
+
+enum { SEED, PRESET, FEATURE_SIZE };
+
+static const TerrainChoiceItem presets[] = {
+  { "alpine",        N_("Alpine"),
+    N_("Sharp ridges and peaks over broad valleys, with scree slopes") },
+  { "rolling-hills", N_("Rolling hills"),
+    N_("Gentle rounded hills within a middle band of heights") },
+  { "islands",       N_("Islands"),
+    N_("Land in the middle of the layer, flat sea floor at its edges") },
+  { "mesa",          N_("Mesa"),
+    N_("Flat-topped tables and terraces with steep cliffs and talus at their feet") },
+  { NULL, NULL, NULL }
+};
+
+static const TerrainArg args[] = {
+  TERRAIN_SEED_ARG,
+  TERRAIN_CHOICE ("preset", N_("Preset"),
+                  N_("The landscape: \"alpine\", \"rolling-hills\", \"islands\" or \"mesa\""),
+                  presets, "alpine"),
+  TERRAIN_INT ("feature-size", N_("Feature size"),
+               N_("Size of the largest features in pixels: the field's iterations are "
+                  "round(log2(feature-size)); talus slopes and smoothing scale with it "
+                  "(16 to 65536)"),
+               TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE, TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE, 256),
+  TERRAIN_ARGS_END
+};
+
+static TerrainStatus
+render (const TerrainArgValue *v, float *heights, int width, int height,
+        const TerrainProgress *progress, char *why, size_t why_size)
+{
+  TerrainLandscape p;
+  terrain_landscape_defaults (&p);
+  p.seed = (uint32_t) v[SEED].number;
+  p.preset = (TerrainLandscapePreset) v[PRESET].number;
+  p.feature_size = (int) v[FEATURE_SIZE].number;
+  TerrainStatus status = terrain_landscape (&p, heights, width, height, progress);
+  if (status == TERRAIN_ERROR_INVALID)
+    terrain_why (why, why_size, N_("preset %d or feature-size %d is out of range"),
+                 (int) v[PRESET].number, p.feature_size);
+  return status;
+}
+
+const TerrainProcedureInfo terrain_procedure_landscape = {
+  "plug-in-terrain-landscape",
+  N_("Landscape Preset..."),
+  N_("Render a ready-made landscape: alpine, rolling hills, islands or mesa"),
+  /* xgettext:no-c-format */
+  N_("One-click landscapes composed from the other procedures' parts: the infinite field "
+     "(iterations round(log2(feature-size)), stretched to the full range by its minimum and "
+     "maximum), a height curve, then smoothing or thermal erosion; slopes and smoothing "
+     "lengths are relative to F, the feature size (at most the layer's longer side), so a "
+     "preset looks the same at any scale. \"alpine\": field of roughness 0.8, curve b^1.5 "
+     "times a ridge mask 0.2 + 0.8 r^2, r = 1 - |2c - 1| from a second field c (roughness "
+     "1.1, two iterations fewer), then thermal erosion (30 iterations, talus 4/F) and a "
+     "stretch to [0, 1]: sharp crests and peaks, broad valleys, scree. \"rolling-hills\": "
+     "field of roughness 0.85 compressed into the band 0.3..0.6, then FIR smoothing (2 "
+     "iterations, k = 1/(1 + F/24)): rounded hills, no summits, no deep valleys. "
+     "\"islands\": field of roughness 1 minus a radial falloff (0.8 r^2, and up to 1 more "
+     "towards the layer's border), sea level at the height 22% of the layer lies above; land "
+     "rises from the coast at 0.2 to 1, the sea falls over a shallow shelf to a flat floor "
+     "at 0.1, which covers the whole border. \"mesa\": field of roughness 1.4, curve b^1.5, "
+     "quantised into 4 steps with a narrow smooth-step between levels (flat tops and floors "
+     "at 0, 0.25, 0.5, 0.75, 1, steep cliffs), then thermal erosion (20 iterations, talus "
+     "16/F) for talus at the cliff feet. Deterministic: the same seed, preset, feature size "
+     "and layer size give the same heights; the stretch and the erosion look at the whole "
+     "layer, so neighbouring layers do not join. Tune the result further with the other "
+     "filters."),
+  TERRAIN_GENERATOR,
+  args,
+  render,
+  NULL,
+  NULL,
+  NULL
+};

@@ -1,0 +1,24 @@
+#include "preview.h"
+
+#include "heightmap.h"
+
+#include <stdlib.h>
+
+TerrainStatus
+terrain_preview_rows (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                      int width, int height, float *samples, int pw, int ph, char *why,
+                      size_t why_size)
+{
+  float *row = malloc ((size_t) width * sizeof (float));
+  TerrainStatus status = row ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;
+  for (int py = 0; py < ph && status == TERRAIN_OK; py++)
+    {
+      /* The layer row under the centre of preview row py. */
+      const int sy = (int) (((int64_t) py * 2 + 1) * height / (2 * (int64_t) ph));
+      status = info->render_rect (values, row, 0, sy, width, 1, NULL, why, why_size);
+      if (status == TERRAIN_OK)
+        terrain_sample_nearest (row, width, 1, samples + (size_t) py * pw, pw, 1);
+    }
+  free (row);
+  return status;
+}

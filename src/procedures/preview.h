@@ -1,0 +1,16 @@
+/* Previews of positional generators (those with render_rect), GIMP-free so the benchmark
+ * can time exactly what the dialog runs. */
+#ifndef TERRAIN_PREVIEW_H
+#define TERRAIN_PREVIEW_H
+
+#include "procedure-info.h"
+
+/* Fills samples (pw x ph) with the pixels of a width x height layer under the centres of a
+ * pw x ph grid: exact pixels of what the procedure writes. Renders one full-width layer row
+ * per preview row through info->render_rect, which must exist. TERRAIN_ERROR_NO_MEMORY when
+ * a row cannot be allocated; a render's failure otherwise, with its reason in why. */
+TerrainStatus terrain_preview_rows (const TerrainProcedureInfo *info,
+                                    const TerrainArgValue *values, int width, int height,
+                                    float *samples, int pw, int ph, char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,67 @@
+/* plug-in-terrain-thermal-erosion: descriptor. A filter: it reads the layer's heights. */
+#include "procedure-info.h"
+
+#include "thermal-erosion.h"
+
+enum { ITERATIONS, TALUS, STRENGTH, NEIGHBOURHOOD };
+
+static const TerrainChoiceItem neighbourhoods[] = {
+  { "4", N_("4 neighbours"), N_("Material slides along the axes only") },
+  { "8", N_("8 neighbours"), N_("Along the axes and the diagonals (slopes measured over "
+                                "sqrt 2 pixels): rounder cones") },
+  { NULL, NULL, NULL }
+};
+
+static const TerrainArg args[] = {
+  TERRAIN_INT ("iterations", N_("Iterations"),
+               N_("How many times every slope is relaxed (1 to 10000)"),
+               1, TERRAIN_THERMAL_MAX_ITERATIONS, 50),
+  TERRAIN_DOUBLE ("talus", N_("Talus slope"),
+                  N_("The steepest slope that stays, in layer heights per pixel: 1 is the "
+                     "layer's full range per pixel, 0.01 a climb over the full range in 100 "
+                     "pixels; steeper slopes slump (0 to 1)"),
+                  0.0, 1.0, 0.01),
+  TERRAIN_DOUBLE ("strength", N_("Strength"),
+                  N_("Share of a slope's excess over the talus moved per iteration: 1 settles "
+                     "a lone steep pair in one step, 0 changes nothing (0 to 1)"),
+                  0.0, 1.0, 0.5),
+  TERRAIN_CHOICE ("neighbourhood", N_("Neighbourhood"),
+                  N_("Neighbours material slides to: \"4\" or \"8\""), neighbourhoods, "8"),
+  TERRAIN_ARGS_END
+};
+
+static TerrainStatus
+render (const TerrainArgValue *v, float *heights, int width, int height,
+        const TerrainProgress *progress, char *why, size_t why_size)
+{
+  (void) why, (void) why_size;
+  TerrainThermalErosion p;
+  terrain_thermal_erosion_defaults (&p);
+  p.iterations = (int) v[ITERATIONS].number;
+  p.talus = v[TALUS].number;
+  p.strength = v[STRENGTH].number;
+  p.neighbourhood = (TerrainNeighbourhood) v[NEIGHBOURHOOD].number;
+  return terrain_thermal_erosion (&p, heights, width, height, progress);
+}
+
+const TerrainProcedureInfo terrain_procedure_thermal_erosion = {
+  "plug-in-terrain-thermal-erosion",
+  N_("Thermal Erosion..."),
+  N_("Slump slopes steeper than a talus angle: scree slopes and rounded peaks"),
+  N_("Thermal weathering (Musgrave, Kolb and Mace 1989) on the layer's current heights, in "
+     "float at the layer's precision. Heights are in units of the layer's full range; a pair "
+     "of neighbouring pixels is steep when their difference exceeds talus times their "
+     "distance (1, or sqrt 2 for diagonals with the 8-neighbourhood). Every iteration "
+     "computes all moves from the heights before it, so the result does not depend on the "
+     "order pixels are visited in: each steep pair exchanges strength / (2 max(n_j, n_k)) "
+     "of its excess, n being the number of steep pairs a pixel is in. What one pixel gives, "
+     "its neighbour takes: the total height is conserved, nothing crosses the layer's "
+     "border, no height leaves the layer's range, and enough iterations leave no slope "
+     "steeper than the talus. The selection is honoured."),
+  TERRAIN_FILTER,
+  args,
+  render,
+  NULL,
+  NULL,
+  NULL
+};
