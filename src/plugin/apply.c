@@ -130,7 +130,7 @@ static int
 report_render (void *user, double fraction)
 {
   (void) user;
-  gimp_progress_update (0.5 * fraction);
+  terrain_progress_update (0.5 * fraction);
   return 0;
 }
 

@@ -25,6 +25,17 @@ terrain_start_gegl (gboolean interactive)
   g_object_set (gegl_config (), "tile-cache-size", (guint64) TILE_CACHE_BYTES, NULL);
 }
 
+void
+terrain_progress_update (double fraction)
+{
+  static double shown = -1.0;
+  if (fraction <= 0.0 || fraction >= 1.0 || fraction < shown || fraction - shown >= 0.02)
+    {
+      gimp_progress_update (fraction);
+      shown = fraction;
+    }
+}
+
 static const Babl *
 format_for (GimpDrawable *drawable, const char *precision)
 {
@@ -189,7 +200,7 @@ terrain_write_heights (GimpDrawable *drawable, int x, int y, int w, int h,
           gegl_buffer_set (shadow, &band->rect, 0, format, band->pixels, GEGL_AUTO_ROWSTRIDE);
           gegl_buffer_flush (shadow);
           done += band->rect.height;
-          gimp_progress_update (progress_from + (1.0 - progress_from) * done / h);
+          terrain_progress_update (progress_from + (1.0 - progress_from) * done / h);
         }
       g_async_queue_push (p.free_bands, band);
     }

@@ -133,7 +133,7 @@ render (const TerrainCircles *p, float *out, int width, int height,
   const double radius = 0.5 * p->diameter, r2 = fmax (radius * radius, 1e-300);
   CircleRows   job = { circles, p->iterations, r2, TERRAIN_PROFILE_SEGMENTS / r2,
                        floor (radius), &bump, out, width };
-  status = terrain_parallel_rows (height, terrain_parallel_strips (height),
+  status = terrain_parallel_rows (height, terrain_parallel_strips (height, (size_t) width * height),
                                   report_rows (p, width, height), circle_rows, &job, progress,
                                   0.0, 1.0);
   free (circles);

@@ -227,7 +227,7 @@ terrain_fault (const TerrainFault *p, float *out, int width, int height,
       ! (p->wave_size > 0.0 && p->wave_size <= TERRAIN_MAX_SIDE))
     return TERRAIN_ERROR_INVALID;
 
-  const int strips = terrain_parallel_strips (height);
+  const int strips = terrain_parallel_strips (height, (size_t) width * height);
   Line     *lines = malloc ((size_t) p->iterations * sizeof *lines);
   int64_t  *diffs = malloc ((size_t) strips * width * sizeof *diffs);
   if (lines == NULL || diffs == NULL)

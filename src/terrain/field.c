@@ -627,9 +627,9 @@ terrain_field (const TerrainField *p, float *out, int width, int height,
                   (float) pow (2.0, -p->roughness * (k + 0.5)), last ? scale : 0.0f };
       const int dh = rect_height (rects[k - 1]) - 1; /* rows of diamonds */
       level_hashes (&l);
-      terrain_parallel_rows (dh, terrain_parallel_strips (dh), dh, level_diamonds, &l, NULL,
+      terrain_parallel_rows (dh, terrain_parallel_strips (dh, (size_t) dh * cw), dh, level_diamonds, &l, NULL,
                              0.0, 0.0);
-      status = terrain_parallel_rows (ch, terrain_parallel_strips (ch), BAND_ROWS, level_rows,
+      status = terrain_parallel_rows (ch, terrain_parallel_strips (ch, (size_t) ch * cw), BAND_ROWS, level_rows,
                                       &l, progress, done / total,
                                       (done + (double) cw * ch) / total);
       done += (double) cw * ch;

@@ -166,7 +166,7 @@ static TerrainStatus
 iterate_rows (float *data, int width, int height, int radius, int iterations, RowUpdate update,
               const void *params, size_t scratch_size, const TerrainProgress *progress)
 {
-  const int   strips = terrain_parallel_strips (height);
+  const int   strips = terrain_parallel_strips (height, (size_t) width * height);
   StripFilter f = { data, calloc ((size_t) strips, sizeof (OldRows)),
                     malloc (((size_t) strips * scratch_size + 1) * sizeof (double)),
                     scratch_size, update, params };
@@ -284,7 +284,7 @@ sweep_both_ways (float *first, int lines, ptrdiff_t line_step, int length, ptrdi
   Sweeps    s = { first, first + (length - 1) * point_step, lines, length, together,
                   line_step, point_step, keep };
   const int blocks = (lines + together - 1) / together;
-  terrain_parallel_rows (blocks, terrain_parallel_strips (blocks), blocks, sweeps_task, &s,
+  terrain_parallel_rows (blocks, terrain_parallel_strips (blocks, (size_t) lines * length), blocks, sweeps_task, &s,
                          NULL, 0.0, 0.0);
 }
 

@@ -79,11 +79,12 @@ refine_columns_task (void *user, int strip, int first, int end)
       r->v[(size_t) j * mx + i] += lattice_offset (r->seed, i, j, r->level, r->amplitude);
 }
 
-/* Runs task over rows [0, rows), in strips on the threads there are. */
+/* Runs task over rows [0, rows) of `columns` cells, in strips on the threads there are. */
 static void
-for_rows (int rows, TerrainRowsTask task, void *user)
+for_rows (int rows, int columns, TerrainRowsTask task, void *user)
 {
-  terrain_parallel_rows (rows, terrain_parallel_strips (rows), rows, task, user, NULL, 0.0, 0.0);
+  terrain_parallel_rows (rows, terrain_parallel_strips (rows, (size_t) rows * columns), rows,
+                         task, user, NULL, 0.0, 0.0);
 }
 
 TerrainStatus
@@ -123,8 +124,8 @@ terrain_square_square_lattice (Lattice *l, int width, int height, int periodic,
         }
       amplitude *= decay;
       Refinement r = { l->v, scratch, nx, ny, periodic, p->seed, (uint32_t) level, amplitude };
-      for_rows (ny, refine_rows_task, &r);
-      for_rows (children (ny, periodic), refine_columns_task, &r);
+      for_rows (ny, children (nx, periodic), refine_rows_task, &r);
+      for_rows (children (ny, periodic), children (nx, periodic), refine_columns_task, &r);
       nx = children (nx, periodic);
       ny = children (ny, periodic);
     }

@@ -63,11 +63,22 @@ terrain_parallel_for (int count, TerrainTask task, void *task_user)
  * threads meet at the end of every batch, which costs some 20 microseconds. */
 #define BATCH_GROWTH 8
 
-int
-terrain_parallel_strips (int rows)
+static size_t cells_per_strip = TERRAIN_CELLS_PER_STRIP;
+
+void
+terrain_set_cells_per_strip (size_t cells)
 {
-  const int strips = terrain_parallel_threads () * STRIPS_PER_THREAD;
-  return rows < strips ? (rows > 1 ? rows : 1) : strips;
+  cells_per_strip = cells ? cells : TERRAIN_CELLS_PER_STRIP;
+}
+
+int
+terrain_parallel_strips (int rows, size_t cells)
+{
+  const size_t by_size = cells / cells_per_strip;
+  int strips = terrain_parallel_threads () * STRIPS_PER_THREAD;
+  strips = by_size < (size_t) strips ? (int) by_size : strips;
+  strips = rows < strips ? rows : strips;
+  return strips > 1 ? strips : 1;
 }
 
 /* One batch of terrain_parallel_rows: every strip's rows [index * batch, (index + 1) * batch)

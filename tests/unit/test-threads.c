@@ -254,7 +254,7 @@ test_parallel_rows (void)
         {
           const int rows = rows_list[r];
           terrain_use_threads (threads);
-          const int strips = terrain_parallel_strips (rows);
+          const int strips = terrain_parallel_strips (rows, (size_t) rows * 4096);
           RowsLog   log = { calloc ((size_t) rows, sizeof (int)),
                             malloc ((size_t) strips * sizeof (int)), 0 };
           for (int s = 0; s < strips; s++)
@@ -369,9 +369,27 @@ test_cancel_promptly (void)
   free (map);
 }
 
+/* By default small maps stay on one strip (threads cost more than they save there); the
+ * other tests split every map, however small, to exercise the strips. */
+static void
+test_strip_sizes (void)
+{
+  terrain_use_threads (2);
+  CHECK (terrain_parallel_strips (1024, (size_t) 1024 * 1024) == 1,
+         "a 1024^2 map is split in %d strips", terrain_parallel_strips (1024, (size_t) 1024 * 1024));
+  CHECK (terrain_parallel_strips (4096, (size_t) 4096 * 4096) == 2,
+         "a 4096^2 map on 2 threads is split in %d strips",
+         terrain_parallel_strips (4096, (size_t) 4096 * 4096));
+  terrain_set_cells_per_strip (1);
+  CHECK (terrain_parallel_strips (7, 7) == 2, "7 rows of 1 cell on 2 threads: %d strips",
+         terrain_parallel_strips (7, 7));
+  terrain_use_threads (1);
+}
+
 int
 main (void)
 {
+  test_strip_sizes ();
   test_parallel_rows ();
   test_procedures_bit_identical ();
   test_hillshade_bit_identical ();
