@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench-clock.h"
 #include "circles.h"
 #include "diamond-square.h"
 #include "fault.h"
@@ -206,28 +207,6 @@ typedef struct
 } Row;
 
 static volatile float sink;
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int
-compare_double (const void *a, const void *b)
-{
-  const double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, compare_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* The memory-write floor: one streaming store per float. The buffer escapes and a value is
  * read back through a volatile, so the stores cannot be elided. */

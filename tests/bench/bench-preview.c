@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime (bench-clock.h) */
 /* Preview latency: for every generator at its defaults, the median time from a parameter
  * change to the samples the dialog hands to its preview widget, for a 512 x 512 preview:
  * exactly the work of apply.c's terrain_render_samples, minus GIMP. Generators with
@@ -7,6 +8,7 @@
  * ($TERRAIN_THREADS or every CPU) when built with GLib.
  *
  * usage: bench-preview [REPS]   (default 15) */
+#include "bench-clock.h"
 #include "heightmap.h"
 #include "preview.h"
 #include "procedure-info.h"
@@ -17,25 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define PREVIEW 512
 #define TARGET_MS 15.0
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int
-compare (const void *a, const void *b)
-{
-  const double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
 
 /* One preview update, as the dialog makes it; scratch is the layer-sized buffer it keeps. */
 static TerrainStatus
@@ -82,8 +68,7 @@ main (int argc, char **argv)
               failed |= preview (info, values, side, scratch, samples) != TERRAIN_OK;
               t[r] = now () - t0;
             }
-          qsort (t, reps, sizeof *t, compare);
-          const double ms = t[reps / 2] * 1e3;
+          const double ms = median (t, reps) * 1e3;
           printf ("| %s | %d² | %.1f | %s | %s |\n", info->name, side, ms,
                   side == PREVIEW ? "<= 15 ms" : "-",
                   side != PREVIEW ? "-" : ms <= TARGET_MS ? "met" : "missed");

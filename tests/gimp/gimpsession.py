@@ -16,6 +16,22 @@ import subprocess
 import tempfile
 
 SYSTEM_PLUGINS = ("script-fu", "file-png", "file-pnm")
+
+# Python-Fu code for scripts that run inside GIMP and watch our plug-in's processes.
+TERRAIN_PIDS_PY = r'''
+def terrain_pids():
+    # The processes running our plug-in binary.
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/" + entry + "/cmdline", "rb") as f:
+                    if b"plug-ins/terrain/terrain\0" in f.read():
+                        pids.append(int(entry))
+            except OSError:
+                pass
+    return pids
+'''
 DOMAIN = "gimp-terrain"
 
 

@@ -7,6 +7,15 @@
 #include <stddef.h>
 #include <string.h>
 
+/* A malloc'ed copy of a w x h field. */
+static inline float *
+copy_field (const float *src, int w, int h)
+{
+  float *f = malloc ((size_t) w * h * sizeof (float));
+  memcpy (f, src, (size_t) w * h * sizeof (float));
+  return f;
+}
+
 /* Mean |h(x+1,y) - h(x,y)| and |h(x,y+1) - h(x,y)| over the interior. */
 static inline double
 mean_abs_gradient (const float *h, int w, int ht)

@@ -26,14 +26,6 @@ random_field (int w, int h, uint32_t seed)
   return f;
 }
 
-static float *
-copy_field (const float *src, int w, int h)
-{
-  float *f = malloc ((size_t) w * h * sizeof (float));
-  memcpy (f, src, (size_t) w * h * sizeof (float));
-  return f;
-}
-
 static double
 field_sum (const float *f, size_t n)
 {

@@ -31,14 +31,6 @@ constant_field (int w, int h, float value)
   return f;
 }
 
-static float *
-copy_field (const float *src, int w, int h)
-{
-  float *f = malloc ((size_t) w * h * sizeof (float));
-  memcpy (f, src, (size_t) w * h * sizeof (float));
-  return f;
-}
-
 static TerrainSmooth
 params_for (TerrainSmoothMethod method, int iterations)
 {

@@ -20,7 +20,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gimp"))
-from gimpsession import GimpSession  # noqa: E402
+from gimpsession import TERRAIN_PIDS_PY, GimpSession  # noqa: E402
 
 # What is timed: (label, kind, name); kind "pdb" calls a procedure, "gegl" merges a filter.
 METHODS = [
@@ -81,17 +81,7 @@ def peak_kib(pid):
         pass
     return 0
 
-def plugin_pids():
-    pids = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open("/proc/%%s/cmdline" %% entry, "rb") as f:
-                    if b"plug-ins/terrain/terrain\0" in f.read():
-                        pids.append(int(entry))
-            except OSError:
-                pass
-    return pids
+%(terrain_pids)s
 
 results = {"times": {}, "ok": True}
 for size in SIZES:
@@ -116,7 +106,7 @@ if BIG:
     done = threading.Event()
     def sample():
         while not done.is_set():
-            for pid in plugin_pids():
+            for pid in terrain_pids():
                 peak["plugin"] = max(peak["plugin"], peak_kib(pid))
             time.sleep(0.05)
     sampler = threading.Thread(target=sample)
@@ -159,7 +149,8 @@ def main():
     if os.path.exists(out):
         os.remove(out)
     sizes = [int(s) for s in args.sizes.split(",")]
-    script = SCRIPT % dict(methods=METHODS, sizes=sizes, rounds=args.rounds, big=args.big, out=out)
+    script = SCRIPT % dict(methods=METHODS, sizes=sizes, rounds=args.rounds, big=args.big, out=out,
+                          terrain_pids=TERRAIN_PIDS_PY)
     result = session.run_python(script, timeout=3600)
     if result.returncode != 0 or not os.path.exists(out):
         sys.exit("GIMP session failed (exit %d):\n%s" % (result.returncode, result.stderr[-3000:]))
