@@ -41,11 +41,12 @@ check_render (const TerrainProcedureInfo *info, TerrainStatus status, const char
   return status;
 }
 
-/* The whole layer's heights, reading the layer first for filters. */
+/* The whole layer's heights, reading the layer first for filters. Non-finite heights are an
+ * error when scan is set; the write path scans each band as it copies it instead. */
 static TerrainStatus
 render_layer (const TerrainProcedureInfo *info, const TerrainArgValues *values,
               GimpDrawable *drawable, float *heights, const TerrainProgress *progress,
-              GError **error)
+              gboolean scan, GError **error)
 {
   const int width = gimp_drawable_get_width (drawable);
   const int height = gimp_drawable_get_height (drawable);
@@ -55,7 +56,8 @@ render_layer (const TerrainProcedureInfo *info, const TerrainArgValues *values,
     terrain_read_heights (drawable, heights);
   TerrainStatus status = info->render (values->values, heights, width, height, progress,
                                        why, sizeof why);
-  return check_render (info, status, why, heights, (gsize) width * height, width, height, error);
+  return check_render (info, status, why, heights, scan ? (gsize) width * height : 0, width,
+                       height, error);
 }
 
 /* Copies the rectangle x, y, w, h of a layer_width-wide map into out (stride w). */
@@ -71,7 +73,7 @@ copy_rect (const float *layer, int layer_width, float *out, int x, int y, int w,
 static TerrainStatus
 render_scratch (const TerrainProcedureInfo *info, const TerrainArgValues *values,
                 GimpDrawable *drawable, float **scratch, const TerrainProgress *progress,
-                GError **error)
+                gboolean scan, GError **error)
 {
   const int width = gimp_drawable_get_width (drawable);
   const int height = gimp_drawable_get_height (drawable);
@@ -79,7 +81,7 @@ render_scratch (const TerrainProcedureInfo *info, const TerrainArgValues *values
     *scratch = g_try_new (float, (gsize) width * height);
   if (*scratch == NULL)
     return check_render (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0, width, height, error);
-  return render_layer (info, values, drawable, *scratch, progress, error);
+  return render_layer (info, values, drawable, *scratch, progress, scan, error);
 }
 
 TerrainStatus
@@ -87,7 +89,7 @@ terrain_render_region (const TerrainProcedureInfo *info, const TerrainArgValues 
                        GimpDrawable *drawable, float **scratch, float *out, int x, int y,
                        int w, int h, GError **error)
 {
-  TerrainStatus status = render_scratch (info, values, drawable, scratch, NULL, error);
+  TerrainStatus status = render_scratch (info, values, drawable, scratch, NULL, TRUE, error);
   if (status == TERRAIN_OK)
     copy_rect (*scratch, gimp_drawable_get_width (drawable), out, x, y, w, h);
   return status;
@@ -103,7 +105,7 @@ terrain_render_samples (const TerrainProcedureInfo *info, const TerrainArgValues
 
   if (info->render_rect == NULL || terrain_reads_layer (info, values->values))
     {
-      TerrainStatus status = render_scratch (info, values, drawable, scratch, NULL, error);
+      TerrainStatus status = render_scratch (info, values, drawable, scratch, NULL, TRUE, error);
       if (status == TERRAIN_OK)
         terrain_sample_nearest (*scratch, width, height, samples, pw, ph);
       return status;
@@ -140,8 +142,11 @@ next_band (gpointer user, float *heights, int x, int y, int w, int h)
 {
   BandWriter *b = user;
   char why[256] = "";
-  if (b->layer)
-    copy_rect (b->layer, b->layer_width, heights, x, y, w, h);
+  if (b->layer) /* rendered without a scan: check the band here, overlapped with writing */
+    {
+      copy_rect (b->layer, b->layer_width, heights, x, y, w, h);
+      b->status = check_render (b->info, TERRAIN_OK, why, heights, (gsize) w * h, w, h, b->error);
+    }
   else
     b->status = check_render (b->info,
                               b->info->render_rect (b->values->values, heights, x, y, w, h,
@@ -179,7 +184,8 @@ terrain_apply (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   if (info->render_rect == NULL || terrain_reads_layer (info, values->values))
     {
       TerrainProgress progress = { report_render, NULL };
-      TerrainStatus status = render_scratch (info, values, drawable, &layer, &progress, error);
+      TerrainStatus status = render_scratch (info, values, drawable, &layer, &progress, FALSE,
+                                             error);
       if (status != TERRAIN_OK)
         {
           g_free (layer);

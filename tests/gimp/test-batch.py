@@ -344,4 +344,38 @@ for name, base, layer_type, setup, bad_call, words in failures:
         checks.check(open(path(before), "rb").read() == open(path(after), "rb").read(),
                      "%s: the layer changed after a failed call" % name)
 
+# A layer whose heightmap cannot be allocated: 262144 x 262144 (GIMP keeps an untouched layer
+# sparse; Diamond-Square needs 256 GiB of floats). The call must fail with "not enough
+# memory" and exit 70, the layer untouched (sampled: the whole layer cannot be exported).
+# Only where the kernel refuses allocations larger than memory (overcommit mode 0 or 2);
+# with mode 1 the allocation would succeed and the render run the machine out of memory.
+with open("/proc/sys/vm/overcommit_memory") as f:
+    overcommit = f.read().strip()
+if overcommit in ("0", "2"):
+    HUGE = 262144
+    probes = [(0, 0), (HUGE // 2, HUGE // 3), (HUGE - 1, HUGE - 1)]
+
+    def sample(var):
+        return "(set! %s (list %s))" % (var, " ".join("(gimp-drawable-get-pixel layer %d %d)" % p for p in probes))
+
+    def huge_image(body):
+        return """(let* ((image (car (gimp-image-new %d %d GRAY)))
+       (layer (car (gimp-layer-new image "h" %d %d GRAY-IMAGE 100 LAYER-MODE-NORMAL)))
+       (before '()) (after '()))
+  (gimp-image-insert-layer image layer 0 0)
+  %s)""" % (HUGE, HUGE, HUGE, HUGE, body)
+
+    ds = "(plug-in-terrain-diamond-square #:image image #:drawables (vector layer))"
+    guarded = huge_image(sample("before") + "(catch #f %s)" % ds + sample("after") +
+                         '(gimp-message (if (equal? before after) "huge-pixels: same" "huge-pixels: changed"))')
+    huge = [guarded, huge_image(ds)]
+    result = session.run(*huge)
+    checks.check(result.returncode == 70, "unallocatable: exit %d, want 70:\n%s" % (result.returncode, result.stderr[-1500:]))
+    checks.check("not enough memory" in result.stderr.lower(),
+                 "unallocatable: no 'not enough memory' message:\n%s" % result.stderr[-1500:])
+    checks.check("huge-pixels: same" in result.stdout + result.stderr,
+                 "unallocatable: sampled pixels changed or were not compared:\n%s" % (result.stdout + result.stderr)[-1500:])
+else:
+    print("unallocatable: skipped (vm.overcommit_memory is %s: the allocation would succeed)" % overcommit)
+
 checks.done()

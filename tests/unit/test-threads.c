@@ -4,6 +4,7 @@
  * cancelling with 2 threads stops. */
 #include "check.h"
 #include "progress-log.h"
+#include "timing.h"
 
 #include "procedure-info.h"
 #include "shade.h"
@@ -286,12 +287,28 @@ test_parallel_rows (void)
 
 /* ---- Cancelling with two threads ---- */
 
+/* The longest a render may take to return after its progress callback asked it to stop
+ * (seconds), 10 times more under the sanitizers. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CANCEL_LATENCY_LIMIT 2.5
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CANCEL_LATENCY_LIMIT 2.5
+#endif
+#endif
+#ifndef CANCEL_LATENCY_LIMIT
+#define CANCEL_LATENCY_LIMIT 0.25
+#endif
+
 typedef struct
 {
   double cancel_at;
   int    cancelled, after; /* reports that cancelled, reports after that */
   double last;
+  double cancelled_time;   /* seconds() at the cancelling report */
 } CancelLog;
+
+static double worst_cancel_latency;
 
 static int
 cancel_report (void *user, double fraction)
@@ -299,8 +316,8 @@ cancel_report (void *user, double fraction)
   CancelLog *log = user;
   log->after += log->cancelled > 0;
   log->last = fraction;
-  if (fraction >= log->cancel_at)
-    log->cancelled++;
+  if (fraction >= log->cancel_at && log->cancelled++ == 0)
+    log->cancelled_time = seconds ();
   return fraction >= log->cancel_at;
 }
 
@@ -313,12 +330,19 @@ cancel_with_two_threads (const TerrainProcedureInfo *info, const char *settings,
   char            text[MAX_ARGS][64], why[256];
   if (! set_values (info, settings, values, text))
     return;
-  CancelLog       log = { cancel_at, 0, 0, -1.0 };
+  CancelLog       log = { cancel_at, 0, 0, -1.0, 0.0 };
   TerrainProgress progress = { cancel_report, &log };
   fill_input (map, w, h);
   terrain_use_threads (2);
   const TerrainStatus status = info->render (values, map, w, h, &progress, why, sizeof why);
+  const double        latency = seconds () - log.cancelled_time;
   terrain_use_threads (1);
+  if (log.cancelled)
+    {
+      CHECK (latency <= CANCEL_LATENCY_LIMIT, "%s [%s]: returned %.3f s after the cancel",
+             info->name, settings, latency);
+      worst_cancel_latency = latency > worst_cancel_latency ? latency : worst_cancel_latency;
+    }
   CHECK (status == TERRAIN_CANCELLED && log.cancelled == 1 && log.after == 0,
          "%s [%s], cancel at %g with 2 threads: status %s, %d cancelling reports, %d after",
          info->name, settings, cancel_at, terrain_status_message (status), log.cancelled,
@@ -340,6 +364,8 @@ test_cancel_two_threads (void)
           cancel_with_two_threads (find (variants[v].procedure), variants[v].settings,
                                    cancel_at[c], map, w, h);
     }
+  printf ("cancel: every procedure returned within %.1f ms of its cancel (1024^2, 2 threads)\n",
+          worst_cancel_latency * 1e3);
   free (map);
 }
 
@@ -357,7 +383,7 @@ test_cancel_promptly (void)
       TerrainArgValue values[MAX_ARGS];
       char            text[MAX_ARGS][64], why[256];
       set_values (info, settings[k], values, text);
-      CancelLog       log = { 0.3, 0, 0, -1.0 };
+      CancelLog       log = { 0.3, 0, 0, -1.0, 0.0 };
       TerrainProgress progress = { cancel_report, &log };
       terrain_use_threads (2);
       const TerrainStatus status = info->render (values, map, n, n, &progress, why, sizeof why);
