@@ -1,38 +1,105 @@
 #include "heightmap.h"
 
+#include "terrain-common.h"
+
 #include <math.h>
 
-void
-terrain_min_max (const float *data, size_t n, float *min, float *max)
+/* Both passes of terrain_normalize run in parts on the threads there are (terrain-common.h),
+ * with the same result as one pass: see terrain_min_max. */
+typedef struct
 {
-  float lo = data[0], hi = data[0];
-  for (size_t i = 1; i < n; i++)
+  float *data;
+  size_t n;
+  int    parts;
+  float *lo, *hi; /* per part (min/max); lo[0], range in lo[0], hi[0] (scaling) */
+} Pass;
+
+static size_t
+part_start (const Pass *p, int part)
+{
+  return (size_t) ((double) p->n * part / p->parts);
+}
+
+/* Part `part`'s range, started from data[0] like the whole pass. */
+static void
+min_max_part (void *user, int part)
+{
+  const Pass  *p = user;
+  const float *data = p->data;
+  float        lo = data[0], hi = data[0];
+  for (size_t i = part_start (p, part), end = part_start (p, part + 1); i < end; i++)
     {
       lo = data[i] < lo ? data[i] : lo;
       hi = data[i] > hi ? data[i] : hi;
+    }
+  p->lo[part] = lo;
+  p->hi[part] = hi;
+}
+
+static void
+scale_part (void *user, int part)
+{
+  const Pass *p = user;
+  /* Divide rather than multiply by a reciprocal: (hi - lo) / (hi - lo) is exactly 1. */
+  const float lo = p->lo[0], range = p->hi[0];
+  for (size_t i = part_start (p, part), end = part_start (p, part + 1); i < end; i++)
+    {
+      const float v = (p->data[i] - lo) / range;
+      p->data[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+    }
+}
+
+#define MAX_PARTS 64
+
+/* One part per thread on large maps (terrain_parallel_strips), at most MAX_PARTS. */
+static Pass
+pass_for (float *data, size_t n, float lo[MAX_PARTS], float hi[MAX_PARTS])
+{
+  int parts = terrain_parallel_strips (n < MAX_PARTS ? (int) n : MAX_PARTS, n);
+  return (Pass) { data, n, parts, lo, hi };
+}
+
+/* Each part's minimum is the first of its smallest values not above data[0] (or data[0]),
+ * and the parts are merged in order with the same comparison: so the result is the one
+ * pass's, bit for bit, whatever the parts (the sign of a zero minimum and NaNs included:
+ * a NaN never wins a comparison). */
+static void
+min_max (Pass *p, float *min, float *max)
+{
+  terrain_parallel_for (p->parts, min_max_part, p);
+  float lo = p->lo[0], hi = p->hi[0];
+  for (int k = 1; k < p->parts; k++)
+    {
+      lo = p->lo[k] < lo ? p->lo[k] : lo;
+      hi = p->hi[k] > hi ? p->hi[k] : hi;
     }
   *min = lo;
   *max = hi;
 }
 
 void
+terrain_min_max (const float *data, size_t n, float *min, float *max)
+{
+  float lo[MAX_PARTS], hi[MAX_PARTS];
+  Pass  p = pass_for ((float *) data, n, lo, hi); /* min_max_part only reads data */
+  min_max (&p, min, max);
+}
+
+void
 terrain_normalize (float *data, size_t n)
 {
-  float lo, hi;
-  terrain_min_max (data, n, &lo, &hi);
-  if (! (hi > lo))
+  float lo[MAX_PARTS], hi[MAX_PARTS], min, max;
+  Pass  p = pass_for (data, n, lo, hi);
+  min_max (&p, &min, &max);
+  if (! (max > min))
     {
       for (size_t i = 0; i < n; i++)
         data[i] = 0.5f;
       return;
     }
-  /* Divide rather than multiply by a reciprocal: (hi - lo) / (hi - lo) is exactly 1. */
-  const float range = hi - lo;
-  for (size_t i = 0; i < n; i++)
-    {
-      float v = (data[i] - lo) / range;
-      data[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
-    }
+  lo[0] = min;
+  hi[0] = max - min;
+  terrain_parallel_for (p.parts, scale_part, &p);
 }
 
 void

@@ -6,6 +6,7 @@
 #include "progress-log.h"
 #include "timing.h"
 
+#include "heightmap.h"
 #include "procedure-info.h"
 #include "shade.h"
 #include "thread-pool.h"
@@ -412,10 +413,40 @@ test_strip_sizes (void)
   terrain_use_threads (1);
 }
 
+/* terrain_min_max in parts gives one pass's bits: the first of equal zeros, NaNs skipped. */
+static void
+test_min_max_parts (void)
+{
+  const size_t n = 1000;
+  float       *data = malloc (n * sizeof (float));
+  for (int layout = 0; layout < 4; layout++)
+    {
+      for (size_t i = 0; i < n; i++)
+        data[i] = 0.25f + 0.5f * (float) ((i * 7919) % n) / n;
+      data[layout * 100 + 7] = layout % 2 ? 0.0f : -0.0f;  /* the smallest, twice, */
+      data[900 - layout * 50] = layout % 2 ? -0.0f : 0.0f; /* signs swapped */
+      data[layout == 3 ? 0 : 500] = NAN;
+      float lo1, hi1;
+      terrain_min_max (data, n, &lo1, &hi1);
+      for (int threads = 2; threads <= 4; threads++)
+        {
+          float lo, hi;
+          terrain_use_threads (threads);
+          terrain_min_max (data, n, &lo, &hi);
+          terrain_use_threads (1);
+          CHECK (memcmp (&lo, &lo1, sizeof lo) == 0 && memcmp (&hi, &hi1, sizeof hi) == 0,
+                 "layout %d, %d threads: min %g max %g, one pass %g %g", layout, threads, lo,
+                 hi, lo1, hi1);
+        }
+    }
+  free (data);
+}
+
 int
 main (void)
 {
   test_strip_sizes ();
+  test_min_max_parts ();
   test_parallel_rows ();
   test_procedures_bit_identical ();
   test_hillshade_bit_identical ();
