@@ -71,27 +71,28 @@ add_circle (const CircleRows *job, const Circle *c, int first, int end)
     }
 }
 
+/* Circles [item, item_end) onto rows [first, end), in order: every pixel adds its circles
+ * in the same order whatever the chunks. */
 static void
-circle_rows (void *user, int strip, int first, int end)
+circle_rows (void *user, int strip, int first, int end, int item, int item_end)
 {
   const CircleRows *job = user;
   (void) strip;
-  for (size_t i = (size_t) first * job->width; i < (size_t) end * job->width; i++)
-    job->out[i] = 0.0f;
-  for (int i = 0; i < job->iterations; i++)
+  if (item == 0)
+    for (size_t i = (size_t) first * job->width; i < (size_t) end * job->width; i++)
+      job->out[i] = 0.0f;
+  for (int i = item; i < item_end; i++)
     add_circle (job, &job->circles[i], first, end);
 }
 
-/* Rows per progress report: about REPORT_WORK pixels, and enough rows that looking at
- * every circle once per report costs a tenth of the pixels at most. A circle covers about
- * min (diameter, height) rows of min (diameter, width) pixels. */
+/* Circles per progress report: about REPORT_WORK pixels, a circle covering about
+ * min (diameter, height) rows of min (diameter, width) pixels, plus the rows it looks at. */
 static int
-report_rows (const TerrainCircles *p, int width, int height)
+chunk_circles (const TerrainCircles *p, int width, int height)
 {
-  const double pixels_per_row = 1.0 + p->iterations * (fmin (p->diameter, height) + 1.0) / height *
-                                        (fmin (p->diameter, width) + 1.0);
-  const double work = fmax (REPORT_WORK, 10.0 * p->iterations);
-  return pixels_per_row < work ? (int) (work / pixels_per_row) : 1;
+  const double pixels = (fmin (p->diameter, height) + 1.0) * (fmin (p->diameter, width) + 1.0)
+                        + height;
+  return pixels < REPORT_WORK ? (int) (REPORT_WORK / pixels) : 1;
 }
 
 static TerrainStatus
@@ -133,9 +134,9 @@ render (const TerrainCircles *p, float *out, int width, int height,
   const double radius = 0.5 * p->diameter, r2 = fmax (radius * radius, 1e-300);
   CircleRows   job = { circles, p->iterations, r2, TERRAIN_PROFILE_SEGMENTS / r2,
                        floor (radius), &bump, out, width };
-  status = terrain_parallel_rows (height, terrain_parallel_strips (height, (size_t) width * height),
-                                  report_rows (p, width, height), circle_rows, &job, progress,
-                                  0.0, 1.0);
+  status = terrain_parallel_chunks (height, terrain_parallel_strips (height, (size_t) width * height),
+                                    p->iterations, chunk_circles (p, width, height), circle_rows,
+                                    &job, progress, 0.0, 1.0);
   free (circles);
   return status;
 }

@@ -167,32 +167,38 @@ terrain_fault_defaults (TerrainFault *params)
   params->decay_iterations = 100;
 }
 
-/* The rows of a strip; each strip has its own row of differences. */
+/* A band of rows [band, band + rows) of the layer, with a row of differences each. */
 typedef struct
 {
   const Line  *lines;
   int          iterations;
   const Shape *shape;
   float       *out;
-  int          width;
-  int64_t     *diffs; /* width per strip */
+  int          width, band;
+  int64_t     *diffs; /* width per row of the band */
 } FaultRows;
 
-/* Rows are the outer loop: one row of differences stays in L1 while every fault is added
- * to it, at a cost of O(1) per row and fault plus the band's pixels instead of O(width).
- * Rows are independent (integer sums), so strips of rows run on any threads. */
+/* Faults [item, item_end) onto rows [first, end) of the band (band + first ... of the layer): a fault costs O(1) per row
+ * plus the pixels of its transition band instead of O(width). The sums are integers, so
+ * neither the order of the faults, their chunks nor the strips of rows change them; after
+ * the last fault the differences are summed along the row into the layer. */
 static void
-fault_rows (void *user, int strip, int first, int end)
+fault_rows (void *user, int strip, int first, int end, int item, int item_end)
 {
   const FaultRows *job = user;
   const int        width = job->width;
-  int64_t         *diff = job->diffs + (size_t) strip * width;
-  for (int y = first; y < end; y++)
+  (void) strip;
+  for (int r = first; r < end; r++)
     {
-      for (int x = 0; x < width; x++)
-        diff[x] = 0;
-      for (int i = 0; i < job->iterations; i++)
+      const int y = job->band + r;
+      int64_t  *diff = job->diffs + (size_t) r * width;
+      if (item == 0)
+        for (int x = 0; x < width; x++)
+          diff[x] = 0;
+      for (int i = item; i < item_end; i++)
         add_fault_to_row (diff, width, y, &job->lines[i], job->shape);
+      if (item_end < job->iterations)
+        continue;
       float  *row = job->out + (size_t) y * width;
       int64_t sum = 0;
       for (int x = 0; x < width; x++)
@@ -203,16 +209,22 @@ fault_rows (void *user, int strip, int first, int end)
     }
 }
 
-/* Rows per progress report: REPORT_WORK over a row's expected work, one row-line pair
- * per fault plus the pixels of its band (its width across the row, capped by the row). */
+/* Faults per progress report over `rows` rows: 64 REPORT_WORK (a few milliseconds) over a
+ * fault's expected work, one row-line pair per row plus the pixels of its band (its width
+ * across a row, capped by the row). Large chunks keep a row's differences in cache while
+ * many faults are added to it. */
 static int
-report_rows (const Line *lines, int iterations, const Shape *shape, int width)
+chunk_faults (const Line *lines, int iterations, const Shape *shape, int width, int rows)
 {
   double work = 0.0;
   for (int i = 0; i < iterations; i++)
     work += 1.0 + fmin (width, (shape->hi - shape->lo) * fabs (lines[i].inv_a) + 2.0);
-  return work < REPORT_WORK ? (int) (REPORT_WORK / work) : 1;
+  work = work / iterations * rows;
+  return work < 64.0 * REPORT_WORK ? (int) (64.0 * REPORT_WORK / work) : 1;
 }
+
+/* Differences kept at once: a band of rows of about 32 MiB, enough to split into strips. */
+#define BAND_DIFFS (1 << 22)
 
 TerrainStatus
 terrain_fault (const TerrainFault *p, float *out, int width, int height,
@@ -227,9 +239,10 @@ terrain_fault (const TerrainFault *p, float *out, int width, int height,
       ! (p->wave_size > 0.0 && p->wave_size <= TERRAIN_MAX_SIDE))
     return TERRAIN_ERROR_INVALID;
 
-  const int strips = terrain_parallel_strips (height, (size_t) width * height);
+  const int band_rows = width >= BAND_DIFFS ? 1 : BAND_DIFFS / width < height ? BAND_DIFFS / width
+                                                                            : height;
   Line     *lines = malloc ((size_t) p->iterations * sizeof *lines);
-  int64_t  *diffs = malloc ((size_t) strips * width * sizeof *diffs);
+  int64_t  *diffs = malloc ((size_t) band_rows * width * sizeof *diffs);
   if (lines == NULL || diffs == NULL)
     {
       free (lines);
@@ -240,10 +253,17 @@ terrain_fault (const TerrainFault *p, float *out, int width, int height,
   Shape shape;
   shape_init (&shape, p);
 
-  FaultRows job = { lines, p->iterations, &shape, out, width, diffs };
-  status = terrain_parallel_rows (height, strips,
-                                  report_rows (lines, p->iterations, &shape, width),
-                                  fault_rows, &job, progress, 0.0, 1.0);
+  /* Band by band, each taking the faults in chunks (progress and cancel between chunks). */
+  const int chunk = chunk_faults (lines, p->iterations, &shape, width, band_rows);
+  FaultRows job = { lines, p->iterations, &shape, out, width, 0, diffs };
+  for (job.band = 0; job.band < height && status == TERRAIN_OK; job.band += band_rows)
+    {
+      const int rows = height - job.band < band_rows ? height - job.band : band_rows;
+      status = terrain_parallel_chunks (rows, terrain_parallel_strips (rows, (size_t) rows * width),
+                                        p->iterations, chunk, fault_rows, &job, progress,
+                                        (double) job.band / height,
+                                        (double) (job.band + rows) / height);
+    }
   if (status == TERRAIN_OK)
     {
       terrain_normalize (out, (size_t) width * height);

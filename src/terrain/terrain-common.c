@@ -107,6 +107,35 @@ run_rows_batch (void *user, int strip)
              first + b->batch < end ? (int) first + b->batch : end);
 }
 
+typedef struct
+{
+  TerrainChunkTask task;
+  void            *task_user;
+  int              item, item_end;
+} Chunk;
+
+static void
+run_chunk_rows (void *user, int strip, int first, int end)
+{
+  const Chunk *c = user;
+  c->task (c->task_user, strip, first, end, c->item, c->item_end);
+}
+
+TerrainStatus
+terrain_parallel_chunks (int rows, int strips, int items, int chunk_items, TerrainChunkTask task,
+                         void *task_user, const TerrainProgress *progress, double from, double to)
+{
+  const int chunk = chunk_items > 0 ? chunk_items : 1;
+  for (int item = 0; item < items; item += chunk)
+    {
+      if (terrain_progress_report (progress, from + (to - from) * ((double) item / items)))
+        return TERRAIN_CANCELLED;
+      Chunk c = { task, task_user, item, items - item > chunk ? item + chunk : items };
+      terrain_parallel_rows (rows, strips, rows, run_chunk_rows, &c, NULL, 0.0, 0.0);
+    }
+  return TERRAIN_OK;
+}
+
 TerrainStatus
 terrain_parallel_rows (int rows, int strips, int report_rows, TerrainRowsTask task,
                        void *task_user, const TerrainProgress *progress, double from,

@@ -87,6 +87,20 @@ typedef void (*TerrainRowsTask) (void *task_user, int strip, int first, int end)
  * at 1024^2, 0.6 ms on one thread, took 0.8 ms on two). */
 #define TERRAIN_CELLS_PER_STRIP (1 << 20)
 int           terrain_parallel_strips (int rows, size_t cells);
+/* Items over rows (fault lines, circles: every row takes every item, in order): items
+ * [0, items) in chunks of chunk_items, each chunk made over all rows in strips, calling
+ * task (task_user, strip, first, end, item, item_end) for the strip's rows [first, end) and
+ * the chunk's items [item, item_end). Progress is reported, and a cancel honoured, before
+ * every chunk: one row that takes all items (a 1-pixel-high layer) can no longer hold a
+ * cancel off. Rows keep what earlier chunks left in them, so the result is the one of
+ * rows taking all the items at once when an item's work on a row does not depend on the
+ * chunks. */
+typedef void (*TerrainChunkTask) (void *task_user, int strip, int first, int end, int item,
+                                  int item_end);
+TerrainStatus terrain_parallel_chunks (int rows, int strips, int items, int chunk_items,
+                                       TerrainChunkTask task, void *task_user,
+                                       const TerrainProgress *progress, double from, double to);
+
 /* Sets the cells per strip (0: back to TERRAIN_CELLS_PER_STRIP). The tests set 1, so that
  * their small maps are split as large ones are. */
 void          terrain_set_cells_per_strip (size_t cells);

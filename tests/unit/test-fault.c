@@ -357,6 +357,7 @@ test_progress_and_cancel (void)
 {
   TerrainFault p;
   terrain_fault_defaults (&p);
+  p.iterations = 50000; /* several progress chunks (a few milliseconds of work each) */
   float *out = malloc (256 * 256 * sizeof (float));
   ProgressLog log = progress_log (2.0);
   TerrainProgress progress = { log_progress, &log };
