@@ -97,7 +97,7 @@ terrain_read_heights (GimpDrawable *drawable, float *heights)
  * 30 ns a pixel at 4096², against 1 ns for the core to compute it: see the README). So a
  * worker thread computes and converts the next band while the main thread hands the last
  * one to GIMP: the worker runs the band source and converts its heights to the drawable's
- * own format with one babl fish; the main thread keeps every GEGL buffer call (libgimp's
+ * own format (pixel-codec.h); the main thread keeps every GEGL buffer call (libgimp's
  * tile transfer is not thread-safe), copies the layer's alpha into the band when it has
  * one, sets the band into the shadow buffer and flushes it, so the tiles leave at once and
  * memory stays at a few bands whatever the layer's size.
@@ -119,9 +119,7 @@ typedef struct
 {
   TerrainBandSource source;
   gpointer          user;
-  const Babl       *fish;    /* "Y' float" in the drawable's space -> the drawable's format */
-  TerrainPixelCodec codec;   /* used instead of fish when exact: exact_codec */
-  gboolean          exact_codec;
+  TerrainPixelCodec codec;   /* heights -> the drawable's format */
   int               x, y, w, h, tile_h;
   GAsyncQueue      *free_bands, *filled_bands;
 } Pipeline;
@@ -136,10 +134,8 @@ compute_bands (gpointer data)
       const int y1 = MIN ((y0 / p->tile_h + 1) * p->tile_h, p->y + p->h);
       band->rect = (GeglRectangle) { p->x, y0, p->w, y1 - y0 };
       band->complete = p->source (p->user, band->heights, p->x, y0, p->w, y1 - y0);
-      if (band->complete && p->exact_codec)
+      if (band->complete)
         terrain_heights_to_pixels (&p->codec, band->heights, band->pixels, (gsize) p->w * (y1 - y0));
-      else if (band->complete)
-        babl_process (p->fish, band->heights, band->pixels, (long) p->w * (y1 - y0));
       g_async_queue_push (p->filled_bands, band);
       if (! band->complete)
         break;
@@ -162,7 +158,6 @@ terrain_write_heights (GimpDrawable *drawable, int x, int y, int w, int h,
                        TerrainBandSource source, gpointer user, double progress_from)
 {
   const Babl *format = gimp_drawable_get_format (drawable);
-  const Babl *gray = babl_format_with_space ("Y' float", format);
   const int   pixel_bytes = babl_format_get_bytes_per_pixel (format);
   const int   alpha_bytes = babl_format_has_alpha (format)
                               ? pixel_bytes / babl_format_get_n_components (format) : 0;
@@ -171,9 +166,9 @@ terrain_write_heights (GimpDrawable *drawable, int x, int y, int w, int h,
   GeglBuffer *shadow = gimp_drawable_get_shadow_buffer (drawable);
   guchar     *alpha = alpha_bytes ? g_malloc ((gsize) w * tile_h * pixel_bytes) : NULL;
   Band        bands[BANDS_IN_FLIGHT];
-  Pipeline    p = { source, user, babl_fish (gray, format), { 0 }, FALSE, x, y, w, h, tile_h,
-                    g_async_queue_new (), g_async_queue_new () };
-  p.exact_codec = terrain_pixel_codec (format, &p.codec);
+  Pipeline    p = { source, user, { 0 }, x, y, w, h, tile_h, g_async_queue_new (),
+                    g_async_queue_new () };
+  terrain_pixel_codec (format, &p.codec);
 
   for (int i = 0; i < BANDS_IN_FLIGHT; i++)
     {

@@ -15,12 +15,12 @@ terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec)
       m = strcmp (model, models[i]) == 0 ? i : m;
       t = strcmp (type, types[i]) == 0 ? i : t;
     }
-  if (m < 0 || t < 0)
-    return FALSE;
   codec->components = babl_format_get_n_components (format);
   codec->colours = m < 2 ? 1 : 3;
-  codec->type = (TerrainCodecType) t;
-  return TRUE;
+  codec->type = (TerrainCodecType) (t < 0 ? 0 : t);
+  codec->fish = m < 0 || t < 0 ? babl_fish (babl_format_with_space ("Y' float", format), format)
+                               : NULL;
+  return codec->fish == NULL;
 }
 
 /* The integer step nearest to height * max, within [0, max]. */
@@ -42,6 +42,11 @@ terrain_heights_to_pixels (const TerrainPixelCodec *codec, const float *heights,
                            gsize n)
 {
   const int c = codec->components;
+  if (codec->fish)
+    {
+      babl_process (codec->fish, heights, pixels, (long) n);
+      return;
+    }
   switch (codec->type)
     {
     case TERRAIN_CODEC_U8:  STORE_PIXELS (guint8, G_MAXUINT8); break;

@@ -7,7 +7,7 @@
  * are computed in (the drawable's own perceptual "Y'"/"R'G'B'" models, with or without
  * alpha, at u8, u16, u32 and float), a height is stored by plain rounding, so the same
  * parameters give the same bits in every process. Other formats (linear or "~" perceptual
- * models, half floats) need the drawable's curve and go through babl. */
+ * models, half floats) need the drawable's curve: their heights go through one babl fish. */
 #ifndef TERRAIN_PIXEL_CODEC_H
 #define TERRAIN_PIXEL_CODEC_H
 
@@ -21,17 +21,19 @@ typedef struct
   int              components; /* per pixel, alpha included */
   int              colours;    /* 1 (gray) or 3 (RGB): each gets the height */
   TerrainCodecType type;
+  const Babl      *fish;       /* NULL when exact; else "Y' float" -> the format, by babl */
 } TerrainPixelCodec;
 
-/* Fills codec and returns TRUE when format is one this file converts exactly. */
+/* Sets codec up for format; returns TRUE when the conversions are exact (fish NULL). */
 gboolean terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec);
 
 /* n heights into n pixels: every colour gets the height, rounded to the nearest step and
- * clamped to the type's range (floats are stored as they are); alpha is set opaque. */
+ * clamped to the type's range (floats are stored as they are); alpha is set opaque. Formats
+ * that are not exact go through codec->fish. */
 void     terrain_heights_to_pixels (const TerrainPixelCodec *codec, const float *heights,
                                     void *pixels, gsize n);
 
-/* n gray pixels (codec->colours == 1) into n heights. */
+/* n gray pixels of an exact codec (codec->colours == 1) into n heights. */
 void     terrain_pixels_to_heights (const TerrainPixelCodec *codec, const void *pixels,
                                     float *heights, gsize n);
 
