@@ -11,7 +11,8 @@ typedef struct
   float *data;
   size_t n;
   int    parts;
-  float *lo, *hi; /* per part (min/max); lo[0], range in lo[0], hi[0] (scaling) */
+  float *lo, *hi; /* per part: its min and max */
+  float  min, range; /* the scaling: (v - min) / range */
 } Pass;
 
 static size_t
@@ -41,7 +42,7 @@ scale_part (void *user, int part)
 {
   const Pass *p = user;
   /* Divide rather than multiply by a reciprocal: (hi - lo) / (hi - lo) is exactly 1. */
-  const float lo = p->lo[0], range = p->hi[0];
+  const float lo = p->min, range = p->range;
   for (size_t i = part_start (p, part), end = part_start (p, part + 1); i < end; i++)
     {
       const float v = (p->data[i] - lo) / range;
@@ -56,7 +57,7 @@ static Pass
 pass_for (float *data, size_t n, float lo[MAX_PARTS], float hi[MAX_PARTS])
 {
   int parts = terrain_parallel_strips (n < MAX_PARTS ? (int) n : MAX_PARTS, n);
-  return (Pass) { data, n, parts, lo, hi };
+  return (Pass) { data, n, parts, lo, hi, 0.0f, 0.0f };
 }
 
 /* Each part's minimum is the first of its smallest values not above data[0] (or data[0]),
@@ -97,8 +98,8 @@ terrain_normalize (float *data, size_t n)
         data[i] = 0.5f;
       return;
     }
-  lo[0] = min;
-  hi[0] = max - min;
+  p.min = min;
+  p.range = max - min;
   terrain_parallel_for (p.parts, scale_part, &p);
 }
 
