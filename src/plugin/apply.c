@@ -103,7 +103,7 @@ terrain_render_samples (const TerrainProcedureInfo *info, const TerrainArgValues
   const int width = gimp_drawable_get_width (drawable);
   const int height = gimp_drawable_get_height (drawable);
 
-  if (info->render_rect == NULL || terrain_reads_layer (info, values->values))
+  if (terrain_reads_layer (info, values->values))
     {
       TerrainStatus status = render_scratch (info, values, drawable, scratch, NULL, TRUE, error);
       if (status == TERRAIN_OK)
@@ -112,8 +112,8 @@ terrain_render_samples (const TerrainProcedureInfo *info, const TerrainArgValues
     }
 
   char why[256] = "";
-  TerrainStatus status = terrain_preview_rows (info, values->values, width, height, samples,
-                                               pw, ph, why, sizeof why);
+  TerrainStatus status = terrain_preview_samples (info, values->values, width, height, scratch,
+                                                  samples, pw, ph, why, sizeof why);
   return check_render (info, status, why, samples, (gsize) pw * ph, width, height, error);
 }
 

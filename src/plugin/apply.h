@@ -9,7 +9,8 @@
 /* Renders the procedure for the drawable and samples it onto a pw x ph grid (the sample
  * under each grid cell's centre: exact pixels of what OK writes). Procedures that render
  * rectangles render only the sampled rows; the others render the whole layer into
- * *scratch (layer-sized, allocated on first use, reused by later calls, caller frees). */
+ * *scratch (layer-sized, allocated on first use, reused by later calls, caller frees with
+ * g_free) after reading the layer when they need it. */
 TerrainStatus     terrain_render_samples (const TerrainProcedureInfo *info,
                                           const TerrainArgValues *values, GimpDrawable *drawable,
                                           float **scratch, float *samples, int pw, int ph,

@@ -22,3 +22,20 @@ terrain_preview_rows (const TerrainProcedureInfo *info, const TerrainArgValue *v
   free (row);
   return status;
 }
+
+TerrainStatus
+terrain_preview_samples (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                         int width, int height, float **scratch, float *samples, int pw, int ph,
+                         char *why, size_t why_size)
+{
+  if (info->render_rect)
+    return terrain_preview_rows (info, values, width, height, samples, pw, ph, why, why_size);
+  if (*scratch == NULL)
+    *scratch = malloc ((size_t) width * height * sizeof (float));
+  if (*scratch == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  TerrainStatus status = info->render (values, *scratch, width, height, NULL, why, why_size);
+  if (status == TERRAIN_OK)
+    terrain_sample_nearest (*scratch, width, height, samples, pw, ph);
+  return status;
+}

@@ -1,5 +1,5 @@
-/* Previews of positional generators (those with render_rect), GIMP-free so the benchmark
- * can time exactly what the dialog runs. */
+/* Previews of generators that do not read the layer, GIMP-free so the benchmark can time
+ * exactly what the dialog runs. */
 #ifndef TERRAIN_PREVIEW_H
 #define TERRAIN_PREVIEW_H
 
@@ -12,5 +12,15 @@
 TerrainStatus terrain_preview_rows (const TerrainProcedureInfo *info,
                                     const TerrainArgValue *values, int width, int height,
                                     float *samples, int pw, int ph, char *why, size_t why_size);
+
+/* Fills samples (pw x ph) with the pixels of a width x height layer under the centres of a
+ * pw x ph grid: with render_rect, terrain_preview_rows; else the whole layer rendered into
+ * *scratch (width x height floats, malloc'ed on first use, reused by later calls; the
+ * caller frees it), then sampled. The generator must not read the layer
+ * (terrain_reads_layer). */
+TerrainStatus terrain_preview_samples (const TerrainProcedureInfo *info,
+                                       const TerrainArgValue *values, int width, int height,
+                                       float **scratch, float *samples, int pw, int ph,
+                                       char *why, size_t why_size);
 
 #endif
