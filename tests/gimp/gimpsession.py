@@ -17,8 +17,20 @@ import tempfile
 
 SYSTEM_PLUGINS = ("script-fu", "file-png", "file-pnm")
 
-# Python-Fu code for scripts that run inside GIMP and watch our plug-in's processes.
-TERRAIN_PIDS_PY = r'''
+# Python-Fu code for scripts that run inside GIMP (after importing Gimp): calling a
+# procedure on one layer, and finding our plug-in's processes.
+PYTHON_FU_HELPERS = r'''
+def run_procedure(name, image, layer, **args):
+    # Runs a drawable procedure non-interactively; True when it succeeded.
+    proc = Gimp.get_pdb().lookup_procedure(name)
+    config = proc.create_config()
+    config.set_property("run-mode", Gimp.RunMode.NONINTERACTIVE)
+    config.set_property("image", image)
+    config.set_core_object_array("drawables", [layer])
+    for key, value in args.items():
+        config.set_property(key, value)
+    return proc.run(config).index(0) == Gimp.PDBStatusType.SUCCESS
+
 def terrain_pids():
     # The processes running our plug-in binary.
     pids = []

@@ -15,7 +15,7 @@ import os
 import sys
 
 from checks import Checks
-from gimpsession import TERRAIN_PIDS_PY, GimpSession
+from gimpsession import PYTHON_FU_HELPERS, GimpSession
 
 plugin, workdir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 os.makedirs(workdir, exist_ok=True)
@@ -33,23 +33,11 @@ gi.require_version("Gegl", "0.4")
 from gi.repository import Gimp, Gegl
 
 SIZE, OUT = 8192, %(out)r
-pdb = Gimp.get_pdb()
-
-def run(name, image, layer, **args):
-    proc = pdb.lookup_procedure(name)
-    c = proc.create_config()
-    c.set_property("run-mode", Gimp.RunMode.NONINTERACTIVE)
-    c.set_property("image", image)
-    c.set_core_object_array("drawables", [layer])
-    for k, v in args.items():
-        c.set_property(k, v)
-    return proc.run(c).index(0) == Gimp.PDBStatusType.SUCCESS
-
 def digest(layer):
     rect = Gegl.Rectangle.new(0, 0, SIZE, SIZE)
     return hashlib.sha256(layer.get_buffer().get(rect, 1.0, "Y' u16", Gegl.AbyssPolicy.CLAMP)).hexdigest()
 
-%(terrain_pids)s
+%(helpers)s
 
 def writes(pid):
     # The process's write system calls so far: two per tile it exchanges with GIMP, mostly
@@ -86,7 +74,7 @@ def watch(old, result, kill_at=None):
 image = Gimp.Image.new_with_precision(SIZE, SIZE, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
 layer = Gimp.Layer.new(image, "h", SIZE, SIZE, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
 image.insert_layer(layer, None, 0)
-results = {"setup": run("plug-in-terrain-field", image, layer, seed=7), "cases": []}
+results = {"setup": run_procedure("plug-in-terrain-field", image, layer, seed=7), "cases": []}
 for name, args in (("plug-in-terrain-field", {"seed": 8}),
                    ("plug-in-terrain-diamond-square", {"seed": 8}),
                    ("plug-in-terrain-smooth", {"iterations": 4})):
@@ -96,7 +84,7 @@ for name, args in (("plug-in-terrain-field", {"seed": 8}),
     watcher = threading.Thread(target=watch, args=(set(terrain_pids()), alone))
     watcher.start()
     t0 = time.perf_counter()
-    case = {"name": name, "alone": run(name, image, layer, **args)}
+    case = {"name": name, "alone": run_procedure(name, image, layer, **args)}
     case["alone_seconds"] = time.perf_counter() - t0
     watcher.join()
     case["alone_changed"] = digest(layer) != before
@@ -108,7 +96,7 @@ for name, args in (("plug-in-terrain-field", {"seed": 8}),
                                                   max(1, case["alone_writes"] * 6 // 10)))
     killer.start()
     t0 = time.perf_counter()
-    case["success"] = run(name, image, layer, **args)
+    case["success"] = run_procedure(name, image, layer, **args)
     case["seconds"] = time.perf_counter() - t0
     killer.join()
     case["killed_at"] = killed.get("killed_at", -1)
@@ -118,7 +106,7 @@ with open(OUT, "w") as f:
     json.dump(results, f)
 """
 
-result = session.run_python(SCRIPT % dict(out=out, terrain_pids=TERRAIN_PIDS_PY), timeout=600)
+result = session.run_python(SCRIPT % dict(out=out, helpers=PYTHON_FU_HELPERS), timeout=600)
 checks.check(os.path.exists(out), "the session wrote no results (exit %d):\n%s"
              % (result.returncode, result.stderr[-3000:]))
 if os.path.exists(out):

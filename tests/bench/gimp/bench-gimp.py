@@ -20,7 +20,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gimp"))
-from gimpsession import TERRAIN_PIDS_PY, GimpSession  # noqa: E402
+from gimpsession import PYTHON_FU_HELPERS, GimpSession  # noqa: E402
 
 # What is timed: (label, kind, name); kind "pdb" calls a procedure, "gegl" merges a filter.
 METHODS = [
@@ -61,15 +61,8 @@ def call(kind, name, image, layer, size, seed):
             c.set_property("detail", 1)
         layer.merge_filter(f)
         return True
-    proc = pdb.lookup_procedure(name)
-    c = proc.create_config()
-    c.set_property("run-mode", Gimp.RunMode.NONINTERACTIVE)
-    c.set_property("image", image)
-    c.set_core_object_array("drawables", [layer])
-    if proc.find_argument("seed"):
-        c.set_property("seed", seed)
-    status = proc.run(c).index(0)
-    return status == Gimp.PDBStatusType.SUCCESS
+    seeded = pdb.lookup_procedure(name).find_argument("seed")  # the floor has no seed
+    return run_procedure(name, image, layer, **({"seed": seed} if seeded else {}))
 
 def peak_kib(pid):
     try:
@@ -81,7 +74,7 @@ def peak_kib(pid):
         pass
     return 0
 
-%(terrain_pids)s
+%(helpers)s
 
 results = {"times": {}, "ok": True}
 for size in SIZES:
@@ -150,7 +143,7 @@ def main():
         os.remove(out)
     sizes = [int(s) for s in args.sizes.split(",")]
     script = SCRIPT % dict(methods=METHODS, sizes=sizes, rounds=args.rounds, big=args.big, out=out,
-                          terrain_pids=TERRAIN_PIDS_PY)
+                          helpers=PYTHON_FU_HELPERS)
     result = session.run_python(script, timeout=3600)
     if result.returncode != 0 or not os.path.exists(out):
         sys.exit("GIMP session failed (exit %d):\n%s" % (result.returncode, result.stderr[-3000:]))
