@@ -38,24 +38,14 @@ set_argument (const TerrainProcedureInfo *info, TerrainArgValue *values, char *a
     return fprintf (stderr, "terrain-render: %s has no argument '%s'\n", info->name, assignment), 1;
   const TerrainArg *arg = &info->args[i];
   const char *text = eq + 1;
-  char *end = NULL;
-  switch (arg->type)
-    {
-    case TERRAIN_ARG_CHOICE:
-      values[i].number = terrain_choice_id (arg, text);
-      if (values[i].number < 0)
-        return fprintf (stderr, "terrain-render: '%s' is not a choice of %s\n", text, arg->name), 1;
-      break;
-    case TERRAIN_ARG_STRING:
-      values[i].text = text;
-      break;
-    default:
-      values[i].number = strtod (text, &end);
-      if (end == text || *end != '\0' || values[i].number < arg->min || values[i].number > arg->max)
-        return fprintf (stderr, "terrain-render: %s=%s is not a number in [%g, %g]\n",
-                        arg->name, text, arg->min, arg->max), 1;
-    }
-  return 0;
+  if (terrain_arg_from_text (arg, text, &values[i]) == 0)
+    return 0;
+  if (arg->type == TERRAIN_ARG_CHOICE)
+    fprintf (stderr, "terrain-render: '%s' is not a choice of %s\n", text, arg->name);
+  else
+    fprintf (stderr, "terrain-render: %s=%s is not a number in [%g, %g]\n", arg->name, text,
+             arg->min, arg->max);
+  return 1;
 }
 
 int

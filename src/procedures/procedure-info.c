@@ -84,6 +84,25 @@ terrain_heights_copy (const float *heights, int width, int height)
   return copy;
 }
 
+int
+terrain_arg_from_text (const TerrainArg *arg, const char *text, TerrainArgValue *value)
+{
+  char *end = NULL;
+  switch (arg->type)
+    {
+    case TERRAIN_ARG_CHOICE:
+      value->number = terrain_choice_id (arg, text);
+      return value->number < 0 ? -1 : 0;
+    case TERRAIN_ARG_STRING:
+      value->text = text;
+      return 0;
+    default:
+      value->number = strtod (text, &end);
+      return end == text || *end != '\0' || ! (value->number >= arg->min) ||
+                 ! (value->number <= arg->max) ? -1 : 0;
+    }
+}
+
 void
 terrain_arg_defaults (const TerrainProcedureInfo *info, TerrainArgValue *values)
 {

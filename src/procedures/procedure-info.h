@@ -148,6 +148,12 @@ int                         terrain_reads_layer (const TerrainProcedureInfo *inf
 /* A copy of width x height heights (the layer, kept as a guide while the result
  * overwrites the buffer), or NULL when out of memory; free() it. */
 float                      *terrain_heights_copy (const float *heights, int width, int height);
+/* Sets *value from text as the argument reads it: a choice's nick, the whole text as a
+ * number within [min, max] (numbers and booleans), or a string (value->text = text, which
+ * must outlive value). Returns 0, or -1 when text is no value of the argument (value is
+ * then unspecified). For the command-line renderer and the tests' settings. */
+int                         terrain_arg_from_text (const TerrainArg *arg, const char *text,
+                                                   TerrainArgValue *value);
 /* Fills values with every argument's default. */
 void                        terrain_arg_defaults (const TerrainProcedureInfo *info,
                                                   TerrainArgValue *values);

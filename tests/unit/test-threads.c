@@ -106,18 +106,11 @@ set_values (const TerrainProcedureInfo *info, const char *settings, TerrainArgVa
       CHECK (i >= 0, "%s has no argument %s", info->name, name);
       if (i < 0)
         return 0;
-      const TerrainArg *arg = &info->args[i];
-      if (arg->type == TERRAIN_ARG_CHOICE)
-        values[i].number = terrain_choice_id (arg, value);
-      else if (arg->type == TERRAIN_ARG_STRING)
-        {
-          snprintf (text[i], sizeof text[i], "%s", value);
-          values[i].text = text[i];
-        }
-      else
-        values[i].number = strtod (value, NULL);
-      CHECK (values[i].number >= 0 || arg->type != TERRAIN_ARG_CHOICE, "%s: no %s %s",
-             info->name, name, value);
+      snprintf (text[i], sizeof text[i], "%s", value);
+      const int ok = terrain_arg_from_text (&info->args[i], text[i], &values[i]) == 0;
+      CHECK (ok, "%s: %s=%s is no value of the argument", info->name, name, value);
+      if (! ok)
+        return 0;
     }
   return 1;
 }
