@@ -6,8 +6,13 @@
 #include <math.h>
 #include <stddef.h>
 
-/* Droplets between two progress reports (and cancellation checks). */
-#define DROPLETS_PER_REPORT 4096
+/* Work between two progress reports (and cancellation checks), in brush-pixel steps:
+ * about 3 ms. Counting droplets instead let one report interval grow 250-fold with the
+ * lifetime and the radius (4096 droplets of 1000 steps at radius 8 took 0.65 s). */
+#define WORK_PER_REPORT (1 << 22)
+/* The work of a droplet beyond its brush pixels: its start, and each step's move. */
+#define WORK_PER_DROPLET 16
+#define WORK_PER_STEP    8
 
 /* Beyer's and Lague's fixed constants. */
 #define GRAVITY      4.0
@@ -338,7 +343,8 @@ prefetch_start (const Run *r, int index)
 #endif
 }
 
-static void
+/* Returns the steps the droplet took. */
+static int
 run_droplet (Run *r, int index)
 {
   Droplet d = { 0 };
@@ -358,6 +364,7 @@ run_droplet (Run *r, int index)
       d.sediment = 0.0;
     }
   observe (r, index, &d, 0);
+  return d.steps;
 }
 
 /* ---- Public entry points ---- */
@@ -407,14 +414,19 @@ terrain_hydraulic_erosion (const TerrainHydraulicErosion *p, float *data, int wi
   r.p = p;
   r.eroded = r.deposited = r.lost = 0.0;
   brush_init (&r.brush, p->radius, width);
+  long work = WORK_PER_REPORT; /* report before the first droplet */
   for (int i = 0; i < p->droplets; i++)
     {
-      if (i % DROPLETS_PER_REPORT == 0 &&
-          terrain_progress_report (progress, (double) i / p->droplets))
-        return TERRAIN_CANCELLED;
+      if (work >= WORK_PER_REPORT)
+        {
+          if (terrain_progress_report (progress, (double) i / p->droplets))
+            return TERRAIN_CANCELLED;
+          work = 0;
+        }
       if (i + 1 < p->droplets)
         prefetch_start (&r, i + 1);
-      run_droplet (&r, i);
+      const int steps = run_droplet (&r, i);
+      work += WORK_PER_DROPLET + (long) steps * (r.brush.count + WORK_PER_STEP);
     }
   return terrain_progress_report (progress, 1.0) ? TERRAIN_CANCELLED : TERRAIN_OK;
 }
