@@ -8,9 +8,9 @@
  * [min, max] (the ends, just inside, small, log-spread, uniform), DOUBLE in [min, max]
  * (the ends, just inside, tiny steps, uniform), BOOLEAN 0 or 1, CHOICE an id among the
  * items, STRING the default or text from the input's tail (custom-kernel). Outside heavy
- * executions counts (INT arguments with a minimum >= 1) times pixels stay below 2^16; the
- * progress callback ends long renders after 64 reports (1 when heavy) or FUZZ_DEADLINE_MS. Filters get a
- * layer of heights in [0, 1] or of any finite values.
+ * executions each count (an INT argument but the seed and offsets) times the pixels stays
+ * below 2^16; the progress callback ends long renders after 64 reports (1 when heavy) or
+ * FUZZ_DEADLINE_MS. Filters get a layer of heights in [0, 1] or of any finite values.
  *
  * Checks:
  *  - the tables: every default within [min, max], every choice default names an item;
@@ -79,9 +79,17 @@ item_count (const TerrainArg *arg)
   return n;
 }
 
-/* A value of an INT or DOUBLE argument within [min, max]. Outside heavy executions an INT
- * argument whose minimum is at least 1 (a count: iterations, particles, sites) stays
- * within 2^16 / pixels of its minimum, so that an execution costs at most a few ms. */
+/* Whether an INT argument counts work (iterations, particles, sites, droplets, steps): any
+ * but the seed and the offsets, which cost nothing however large. */
+static int
+is_count (const TerrainArg *arg)
+{
+  return arg->type == TERRAIN_ARG_INT && arg->min >= 0.0 && strcmp (arg->name, "seed") != 0;
+}
+
+/* A value of an INT or DOUBLE argument within [min, max]. Outside heavy executions a
+ * count stays within 2^16 / pixels of its minimum, so that an execution costs at most a
+ * few ms. */
 static double
 arg_number (FuzzInput *in, const TerrainArg *arg, int heavy, size_t pixels)
 {
@@ -103,7 +111,7 @@ arg_number (FuzzInput *in, const TerrainArg *arg, int heavy, size_t pixels)
     {
       v = floor (v);
       const double limit = floor (65536.0 / (double) pixels);
-      if (! heavy && lo >= 1.0 && v - lo >= limit)
+      if (! heavy && is_count (arg) && v - lo >= limit)
         v = lo + (limit >= 1.0 ? fmod (v - lo, limit) : 0.0);
     }
   return v < lo ? lo : v > hi ? hi : v;
