@@ -558,18 +558,25 @@ fuzz_progress_start (FuzzProgress *p, unsigned long cancel_after)
     }
 }
 
-/* Reads when to cancel: one selector in eight cancels at an early report (0..31), the rest
- * run until `cap` reports (the harness's bound on the work of one execution). */
+/* When to cancel, from a selector byte: one selector in eight cancels at an early report
+ * (0..31), the rest run until `cap` reports (the harness's bound on the work of one
+ * execution). For harnesses that read the selector before they know their cap. */
 static inline unsigned long
-fuzz_cancel_after (FuzzInput *in, unsigned long cap)
+fuzz_cancel_at (uint8_t sel, unsigned long cap)
 {
-  const uint8_t sel = fuzz_u8 (in);
   if (sel % 8 == 7)
     {
       const unsigned long at = (sel >> 3) % 32;
       return at < cap ? at : cap;
     }
   return cap;
+}
+
+/* Reads a selector byte and says when to cancel (fuzz_cancel_at). */
+static inline unsigned long
+fuzz_cancel_after (FuzzInput *in, unsigned long cap)
+{
+  return fuzz_cancel_at (fuzz_u8 (in), cap);
 }
 
 /* ---- Invariants ------------------------------------------------------------------- */

@@ -2,7 +2,7 @@
  * (constant, noise, +-FLT_MAX checkerboards, subnormals, raw bit patterns) and every size
  * down to 1x1 and 1xN, with every parameter over its range and beyond: 0..10^8 droplets
  * (scaled down to the work budget, except in heavy executions, which the progress callback
- * stops after a few reports), inertia, erosion, deposition, evaporation in [0, 1], capacity
+ * stops at its second report), inertia, erosion, deposition, evaporation in [0, 1], capacity
  * in [0, 64], brush radius 1..8, 1..1000 steps.
  *
  * Checks (hydraulic-erosion.h), through the observer after every droplet step:
@@ -107,9 +107,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     p.droplets = fuzz_fit (p.droplets, TERRAIN_HYDRAULIC_MAX_DROPLETS, droplet_cost, heavy);
   /* Heavy: stop at the second report, after one full report interval (hydraulic-erosion.c:
    * 2^22 brush-pixel steps, some 40 ms under the sanitizers). */
-  unsigned long cap = heavy ? 1 : 100000;
-  if (cancel_sel % 8 == 7 && (unsigned long) (cancel_sel >> 3) % 32 < cap)
-    cap = (cancel_sel >> 3) % 32;
+  const unsigned long cap = fuzz_cancel_at (cancel_sel, heavy ? 1 : 100000);
 
   FUZZ_DESCRIBE ("%dx%d seed %u droplets %d inertia %.17g capacity %.17g erosion %.17g "
                  "deposition %.17g evaporation %.17g radius %d max_steps %d h[0] %.9g cap %lu",

@@ -132,9 +132,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (sz.valid) /* nanoseconds: about 10 a tap */
     p.iterations = fuzz_fit (p.iterations, TERRAIN_SMOOTH_MAX_ITERATIONS,
                              10.0 * (double) sz.n * taps, heavy);
-  unsigned long cap = heavy ? 3 : 100000;
-  if (cancel_sel % 8 == 7 && (unsigned long) (cancel_sel >> 3) % 32 < cap)
-    cap = (cancel_sel >> 3) % 32;
+  const unsigned long cap = fuzz_cancel_at (cancel_sel, heavy ? 3 : 100000);
 
   {
     int len = snprintf (fuzz_context, sizeof fuzz_context,

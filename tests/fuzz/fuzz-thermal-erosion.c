@@ -72,9 +72,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (sz.valid)
     p.iterations = fuzz_fit (p.iterations, TERRAIN_THERMAL_MAX_ITERATIONS, 30.0 * (double) sz.n,
                              heavy);
-  unsigned long cap = heavy ? 3 : 100000;
-  if (cancel_sel % 8 == 7 && (unsigned long) (cancel_sel >> 3) % 32 < cap)
-    cap = (cancel_sel >> 3) % 32;
+  const unsigned long cap = fuzz_cancel_at (cancel_sel, heavy ? 3 : 100000);
 
   FUZZ_DESCRIBE ("%dx%d iterations %d talus %.17g strength %.17g neighbourhood %d h[0] %.9g "
                  "cap %lu", sz.w, sz.h, p.iterations, p.talus, p.strength,
