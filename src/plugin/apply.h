@@ -24,10 +24,13 @@ TerrainStatus     terrain_render_region (const TerrainProcedureInfo *info,
                                          float **scratch, float *out, int x, int y, int w, int h,
                                          GError **error);
 
-/* Renders and writes into the drawable (selection honoured, alpha kept, one undo step).
- * The drawable is untouched unless the result is SUCCESS. */
-GimpPDBStatusType terrain_apply (const TerrainProcedureInfo *info,
+/* Renders into the drawable (selection honoured, alpha kept, one undo step): in GIMP's
+ * process through the procedure's GEGL operation when GIMP has this build's, merged or,
+ * with non_destructive, as an editable layer effect; else in this process, writing the
+ * pixels through the pipe (the same bytes, always merged). config holds the arguments
+ * that values were read from. The drawable is untouched unless the result is SUCCESS. */
+GimpPDBStatusType terrain_apply (const TerrainProcedureInfo *info, GimpProcedureConfig *config,
                                  const TerrainArgValues *values, GimpDrawable *drawable,
-                                 GError **error);
+                                 gboolean non_destructive, GError **error);
 
 #endif

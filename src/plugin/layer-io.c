@@ -65,29 +65,23 @@ void
 terrain_read_heights (GimpDrawable *drawable, float *heights)
 {
   GeglBuffer       *buffer = gimp_drawable_get_buffer (drawable);
-  const Babl       *format = gimp_drawable_get_format (drawable);
+  const Babl       *format = gegl_buffer_get_format (buffer);
   const int         width = gimp_drawable_get_width (drawable);
   const int         height = gimp_drawable_get_height (drawable);
+  const int         tile_h = (int) gimp_tile_height ();
   TerrainPixelCodec codec;
+  terrain_pixel_codec (format, &codec);
 
-  if (terrain_pixel_codec (format, &codec) && codec.colours == 1)
+  /* Band by band in the drawable's own format, decoded exactly (pixel-codec.h). */
+  guchar *pixels = g_malloc ((gsize) width * tile_h * babl_format_get_bytes_per_pixel (format));
+  for (int y0 = 0; y0 < height; y0 += tile_h)
     {
-      /* Exactly, band by band through the drawable's own format (pixel-codec.h). */
-      const int tile_h = (int) gimp_tile_height ();
-      guchar   *pixels = g_malloc ((gsize) width * tile_h * babl_format_get_bytes_per_pixel (format));
-      for (int y0 = 0; y0 < height; y0 += tile_h)
-        {
-          GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
-          gegl_buffer_get (buffer, &rect, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE,
-                           GEGL_ABYSS_NONE);
-          terrain_pixels_to_heights (&codec, pixels, heights + (gsize) y0 * width,
-                                     (gsize) width * rect.height);
-        }
-      g_free (pixels);
+      GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
+      gegl_buffer_get (buffer, &rect, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      terrain_pixels_to_heights (&codec, pixels, heights + (gsize) y0 * width,
+                                 (gsize) width * rect.height);
     }
-  else /* RGB (heights are its Y'), linear and half-float layers: babl converts */
-    gegl_buffer_get (buffer, NULL, 1.0, babl_format_with_space ("Y' float", format), heights,
-                     GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  g_free (pixels);
   g_object_unref (buffer);
 }
 
@@ -95,12 +89,13 @@ terrain_read_heights (GimpDrawable *drawable, float *heights)
  *
  * Most of a plug-in's write time is spent flushing tiles to GIMP over its pipe (about
  * 30 ns a pixel at 4096², against 1 ns for the core to compute it: see the README). So a
- * worker thread computes and converts the next band while the main thread hands the last
- * one to GIMP: the worker runs the band source and converts its heights to the drawable's
- * own format (pixel-codec.h); the main thread keeps every GEGL buffer call (libgimp's
- * tile transfer is not thread-safe), copies the layer's alpha into the band when it has
- * one, sets the band into the shadow buffer and flushes it, so the tiles leave at once and
- * memory stays at a few bands whatever the layer's size.
+ * worker thread computes the next band while the main thread hands the last one to GIMP:
+ * the main thread keeps every GEGL buffer call (libgimp's tile transfer is not
+ * thread-safe) and sets each band into the shadow buffer and flushes it, so the tiles
+ * leave at once and memory stays at a few bands whatever the layer's size. Heights become
+ * the drawable's own pixels (pixel-codec.h) on the worker, or, when the layer's own pixels
+ * are needed (its alpha, or a filter's unchanged pixels keep their bytes), on the main
+ * thread once it has read them.
  *
  * Bands end on tile rows of the layer, so every band covers whole tiles and GEGL never
  * fetches a tile from GIMP just to overwrite part of it. */
@@ -119,7 +114,8 @@ typedef struct
 {
   TerrainBandSource source;
   gpointer          user;
-  TerrainPixelCodec codec;   /* heights -> the drawable's format */
+  TerrainPixelCodec codec;   /* heights <-> the drawable's format */
+  gboolean          keeps_original;
   int               x, y, w, h, tile_h;
   GAsyncQueue      *free_bands, *filled_bands;
 } Pipeline;
@@ -134,8 +130,9 @@ compute_bands (gpointer data)
       const int y1 = MIN ((y0 / p->tile_h + 1) * p->tile_h, p->y + p->h);
       band->rect = (GeglRectangle) { p->x, y0, p->w, y1 - y0 };
       band->complete = p->source (p->user, band->heights, p->x, y0, p->w, y1 - y0);
-      if (band->complete)
-        terrain_heights_to_pixels (&p->codec, band->heights, band->pixels, (gsize) p->w * (y1 - y0));
+      if (band->complete && ! p->keeps_original)
+        terrain_heights_to_pixels (&p->codec, band->heights, NULL, band->pixels,
+                                   (gsize) p->w * (y1 - y0));
       g_async_queue_push (p->filled_bands, band);
       if (! band->complete)
         break;
@@ -144,30 +141,20 @@ compute_bands (gpointer data)
   return NULL;
 }
 
-/* Copies the last component (alpha) of every pixel of `from` into `to`. */
-static void
-copy_alpha (guchar *to, const guchar *from, gsize pixels, int pixel_bytes, int alpha_bytes)
-{
-  for (gsize i = 0; i < pixels; i++)
-    memcpy (to + i * pixel_bytes + pixel_bytes - alpha_bytes,
-            from + i * pixel_bytes + pixel_bytes - alpha_bytes, alpha_bytes);
-}
-
 gboolean
 terrain_write_heights (GimpDrawable *drawable, int x, int y, int w, int h,
-                       TerrainBandSource source, gpointer user, double progress_from)
+                       gboolean keep_unchanged, TerrainBandSource source, gpointer user,
+                       double progress_from)
 {
   const Babl *format = gimp_drawable_get_format (drawable);
   const int   pixel_bytes = babl_format_get_bytes_per_pixel (format);
-  const int   alpha_bytes = babl_format_has_alpha (format)
-                              ? pixel_bytes / babl_format_get_n_components (format) : 0;
   const int   tile_h = (int) gimp_tile_height ();
-  GeglBuffer *original = alpha_bytes ? gimp_drawable_get_buffer (drawable) : NULL;
+  Pipeline    p = { source, user, { 0 }, keep_unchanged || babl_format_has_alpha (format),
+                    x, y, w, h, tile_h, g_async_queue_new (), g_async_queue_new () };
+  GeglBuffer *original = p.keeps_original ? gimp_drawable_get_buffer (drawable) : NULL;
   GeglBuffer *shadow = gimp_drawable_get_shadow_buffer (drawable);
-  guchar     *alpha = alpha_bytes ? g_malloc ((gsize) w * tile_h * pixel_bytes) : NULL;
+  guchar     *was = p.keeps_original ? g_malloc ((gsize) w * tile_h * pixel_bytes) : NULL;
   Band        bands[BANDS_IN_FLIGHT];
-  Pipeline    p = { source, user, { 0 }, x, y, w, h, tile_h, g_async_queue_new (),
-                    g_async_queue_new () };
   terrain_pixel_codec (format, &p.codec);
 
   for (int i = 0; i < BANDS_IN_FLIGHT; i++)
@@ -186,11 +173,11 @@ terrain_write_heights (GimpDrawable *drawable, int x, int y, int w, int h,
       if (complete)
         {
           const gsize n = (gsize) band->rect.width * band->rect.height;
-          if (alpha) /* keep the layer's alpha */
+          if (was)
             {
-              gegl_buffer_get (original, &band->rect, 1.0, format, alpha, GEGL_AUTO_ROWSTRIDE,
+              gegl_buffer_get (original, &band->rect, 1.0, format, was, GEGL_AUTO_ROWSTRIDE,
                                GEGL_ABYSS_NONE);
-              copy_alpha (band->pixels, alpha, n, pixel_bytes, alpha_bytes);
+              terrain_heights_to_pixels (&p.codec, band->heights, was, band->pixels, n);
             }
           gegl_buffer_set (shadow, &band->rect, 0, format, band->pixels, GEGL_AUTO_ROWSTRIDE);
           gegl_buffer_flush (shadow);
@@ -208,7 +195,7 @@ terrain_write_heights (GimpDrawable *drawable, int x, int y, int w, int h,
     }
   g_async_queue_unref (p.free_bands);
   g_async_queue_unref (p.filled_bands);
-  g_free (alpha);
+  g_free (was);
   g_object_unref (shadow);
   if (original)
     g_object_unref (original);

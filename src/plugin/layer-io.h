@@ -29,11 +29,12 @@ typedef gboolean (*TerrainBandSource) (gpointer user, float *heights, int x, int
 
 /* Writes the rectangle x, y, w, h of the drawable through its shadow buffer in
  * tile-aligned bands, each filled by `source` while the band before is transferred,
- * keeping alpha; moves the progress bar from progress_from to 1 as bands are written; then
+ * keeping alpha and, with keep_unchanged, the bytes of every pixel whose height the
+ * source left as the layer had it (pixel-codec.h); moves the progress bar from progress_from to 1 as bands are written; then
  * merges the shadow (one undo step, selection applied) and updates the display. When the
  * source gives up, nothing is merged and the drawable is untouched: returns FALSE. */
 gboolean terrain_write_heights (GimpDrawable *drawable, int x, int y, int w, int h,
-                                TerrainBandSource source, gpointer user,
+                                gboolean keep_unchanged, TerrainBandSource source, gpointer user,
                                 double progress_from);
 
 #endif

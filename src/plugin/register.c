@@ -60,6 +60,13 @@ terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info)
 
   for (const TerrainArg *arg = info->args; arg->name; arg++)
     add_argument (procedure, arg);
+  gimp_procedure_add_boolean_argument (procedure, TERRAIN_ARG_NON_DESTRUCTIVE,
+                                       _("Non-destructive"),
+                                       _("Leave the result as an editable effect on the layer "
+                                         "(its fx), which keeps every setting and is saved "
+                                         "with the XCF, instead of changing its pixels. Needs "
+                                         "gimp-terrain's GEGL module in GIMP and a layer"),
+                                       FALSE, G_PARAM_READWRITE);
 
   gimp_procedure_add_boolean_aux_argument (procedure, TERRAIN_AUX_RELIEF, _("Relief preview"),
                                            _("Show the preview lit as a hillshade"), FALSE,

@@ -9,6 +9,10 @@
 
 #define TERRAIN_MENU_PATH "<Image>/Filters/Render/Terrain"
 
+/* The argument every procedure adds to its descriptor's: an editable effect instead of
+ * changed pixels (native.h). */
+#define TERRAIN_ARG_NON_DESTRUCTIVE "non-destructive"
+
 /* Dialog-only settings every procedure has (aux arguments: remembered, not in the PDB). */
 #define TERRAIN_AUX_RELIEF    "relief-preview"
 #define TERRAIN_AUX_AZIMUTH   "light-azimuth"

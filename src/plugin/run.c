@@ -5,6 +5,7 @@
 #include "arg-values.h"
 #include "dialog.h"
 #include "layer-io.h"
+#include "register.h"
 #include "thread-pool.h"
 
 #include <glib/gi18n-lib.h>
@@ -67,8 +68,11 @@ terrain_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
     terrain_start_gegl (FALSE);
   terrain_use_threads (terrain_thread_count ());
 
+  gboolean non_destructive;
+  g_object_get (config, TERRAIN_ARG_NON_DESTRUCTIVE, &non_destructive, NULL);
   TerrainArgValues *values = terrain_arg_values_from_config (info, config);
-  GimpPDBStatusType status = terrain_apply (info, values, drawable, &error);
+  GimpPDBStatusType status = terrain_apply (info, config, values, drawable, non_destructive,
+                                            &error);
   terrain_arg_values_free (values);
 
   if (status == GIMP_PDB_SUCCESS && run_mode != GIMP_RUN_NONINTERACTIVE)

@@ -43,19 +43,16 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
 }
 
 const TerrainProcedureInfo terrain_procedure_circles = {
-  "plug-in-terrain-circles",
-  N_("Circles..."),
-  N_("Render rolling hills from random raised-cosine circles"),
-  N_("Circles algorithm (lighthouse3d terrain tutorial). Each iteration picks a random centre "
-     "pixel and adds sign x (d/2 + cos(pi x 2r/diameter) x d/2) to every pixel at distance "
-     "r <= diameter/2: a raised-cosine bump. The sign is random per circle, or always "
-     "+ (\"raise\") or - (\"lower\"). d falls linearly from displacement-start to "
-     "displacement-end over decay-iterations, then stays. Only each circle's bounding box "
-     "is visited. The result is stretched onto [0, 1]."),
-  TERRAIN_GENERATOR,
-  args,
-  render,
-  NULL,
-  NULL,
-  NULL
+  .name = "plug-in-terrain-circles",
+  .menu_label = N_("Circles..."),
+  .blurb = N_("Render rolling hills from random raised-cosine circles"),
+  .help = N_("Circles algorithm (lighthouse3d terrain tutorial). Each iteration picks a random centre "
+             "pixel and adds sign x (d/2 + cos(pi x 2r/diameter) x d/2) to every pixel at distance "
+             "r <= diameter/2: a raised-cosine bump. The sign is random per circle, or always "
+             "+ (\"raise\") or - (\"lower\"). d falls linearly from displacement-start to "
+             "displacement-end over decay-iterations, then stays. Only each circle's bounding box "
+             "is visited. The result is stretched onto [0, 1]."),
+  .kind = TERRAIN_GENERATOR,
+  .args = args,
+  .render = render
 };

@@ -63,9 +63,33 @@ static const TerrainArg args[] = {
 };
 
 static TerrainStatus
+check (const TerrainArgValue *v, int width, int height, char *why, size_t why_size)
+{
+  (void) width;
+  (void) height;
+  if (v[CONVENTION].number == 1 && v[ROUGHNESS].number < 0.5) /* lighthouse-code */
+    {
+      terrain_why (why, why_size,
+                   N_("roughness %g is below 0.5: with convention \"lighthouse-code\" "
+                      "H = 1/roughness must stay within 2"),
+                   v[ROUGHNESS].number);
+      return TERRAIN_ERROR_INVALID;
+    }
+  if (v[GUIDE].number != 0.0 && v[SUBDIVISION].number != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)
+    {
+      terrain_why (why, why_size, N_("guide works with subdivision \"diamond-square\" only"));
+      return TERRAIN_ERROR_INVALID;
+    }
+  return TERRAIN_OK;
+}
+
+static TerrainStatus
 render (const TerrainArgValue *v, float *heights, int width, int height,
         const TerrainProgress *progress, char *why, size_t why_size)
 {
+  TerrainStatus status = check (v, width, height, why, why_size);
+  if (status != TERRAIN_OK)
+    return status;
   TerrainDiamondSquare p;
   terrain_diamond_square_defaults (&p);
   p.seed = (uint32_t) v[SEED].number;
@@ -73,14 +97,6 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
   p.subdivision = (TerrainSubdivision) v[SUBDIVISION].number;
   if (v[CONVENTION].number == 1) /* lighthouse-code */
     {
-      if (p.roughness < 0.5)
-        {
-          terrain_why (why, why_size,
-                       N_("roughness %g is below 0.5: with convention \"lighthouse-code\" "
-                          "H = 1/roughness must stay within 2"),
-                       p.roughness);
-          return TERRAIN_ERROR_INVALID;
-        }
       p.roughness = 1.0 / p.roughness;
       p.square_half_step = 0;
     }
@@ -91,17 +107,12 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
     return terrain_diamond_square (&p, heights, width, height, progress);
 
   /* heights holds the layer: keep it as the guide while the result overwrites it. */
-  if (p.subdivision != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)
-    {
-      terrain_why (why, why_size, N_("guide works with subdivision \"diamond-square\" only"));
-      return TERRAIN_ERROR_INVALID;
-    }
   float *guide = terrain_heights_copy (heights, width, height);
   if (guide == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   p.guide = guide;
   p.guide_scale = (int) v[GUIDE_SCALE].number;
-  TerrainStatus status = terrain_diamond_square (&p, heights, width, height, progress);
+  status = terrain_diamond_square (&p, heights, width, height, progress);
   free (guide);
   return status;
 }
@@ -113,29 +124,29 @@ static const TerrainArgCondition conditions[] = {
 };
 
 const TerrainProcedureInfo terrain_procedure_diamond_square = {
-  "plug-in-terrain-diamond-square",
-  N_("Diamond-Square..."),
-  N_("Render a fractal heightmap with the diamond-square algorithm"),
-  N_("Diamond-square subdivision (Fournier, Fussell & Carpenter 1982). Any layer size: a "
-     "lattice of square cells covers the layer and is cropped (average, mirror) or, with "
-     "\"wrap\", made periodic at the layer's exact size. The random offset at each level is "
-     "uniform in [-r, r]; r shrinks by 2^-H per level (the lighthouse3d page's convention; "
-     "the square step between uses 2^-H/2), so H is the Hurst exponent. Random values are a "
-     "hash of seed and position: the same seed gives the same bits everywhere. Output fills "
-     "[0, 1]; with fixed corners the corners sit at corner-height and the rest is clamped. "
-     "subdivision \"square-square\" is Miller's 1986 scheme: each level's points are the "
-     "9/16, 3/16, 3/16, 1/16 weights of the parent cell's corners plus noise, which removes "
-     "diamond-square's creases along the axes (no border rule: average = mirror). "
-     "convention \"lighthouse-code\" reproduces the lighthouse3d tutorial's mid-point "
-     "displacement code: H = 1/roughness and one offset range per level; the tutorial "
-     "page's own convention is the default \"hurst\". With guide, the layer's current "
-     "content is the coarse shape: lattice nodes every guide-scale pixels (rounded down to a "
-     "power of two) take the layer's mean height around them, and only finer levels add "
-     "random detail, scaled by roughness; the result is stretched onto [0, 1]."),
-  TERRAIN_GENERATOR,
-  args,
-  render,
-  NULL,
-  conditions,
-  "guide"
+  .name = "plug-in-terrain-diamond-square",
+  .menu_label = N_("Diamond-Square..."),
+  .blurb = N_("Render a fractal heightmap with the diamond-square algorithm"),
+  .help = N_("Diamond-square subdivision (Fournier, Fussell & Carpenter 1982). Any layer size: a "
+             "lattice of square cells covers the layer and is cropped (average, mirror) or, with "
+             "\"wrap\", made periodic at the layer's exact size. The random offset at each level is "
+             "uniform in [-r, r]; r shrinks by 2^-H per level (the lighthouse3d page's convention; "
+             "the square step between uses 2^-H/2), so H is the Hurst exponent. Random values are a "
+             "hash of seed and position: the same seed gives the same bits everywhere. Output fills "
+             "[0, 1]; with fixed corners the corners sit at corner-height and the rest is clamped. "
+             "subdivision \"square-square\" is Miller's 1986 scheme: each level's points are the "
+             "9/16, 3/16, 3/16, 1/16 weights of the parent cell's corners plus noise, which removes "
+             "diamond-square's creases along the axes (no border rule: average = mirror). "
+             "convention \"lighthouse-code\" reproduces the lighthouse3d tutorial's mid-point "
+             "displacement code: H = 1/roughness and one offset range per level; the tutorial "
+             "page's own convention is the default \"hurst\". With guide, the layer's current "
+             "content is the coarse shape: lattice nodes every guide-scale pixels (rounded down to a "
+             "power of two) take the layer's mean height around them, and only finer levels add "
+             "random detail, scaled by roughness; the result is stretched onto [0, 1]."),
+  .kind = TERRAIN_GENERATOR,
+  .args = args,
+  .render = render,
+  .conditions = conditions,
+  .guide_arg = "guide",
+  .check = check
 };

@@ -49,21 +49,19 @@ static const TerrainArgCondition conditions[] = {
 };
 
 const TerrainProcedureInfo terrain_procedure_fault = {
-  "plug-in-terrain-fault",
-  N_("Fault Formation..."),
-  N_("Render terrain by fault formation: plateaus, cliffs and ridges"),
-  N_("Fault formation (lighthouse3d terrain tutorial). Each iteration draws a random line "
-     "a x + b y = c in normal form (a = cos w, b = sin w, c uniform within the half-diagonal "
-     "of the layer, measured from its centre) and changes heights by its profile: \"step\" "
-     "adds +d on one side and -d on the other; \"sine\" is a ramp from -d/2 to +d/2 over "
-     "pi/2 x wave size pixels; \"cosine\" a ridge about 2 pi x wave size wide (the tutorial's "
-     "two variations, without its -wave/width bias, which normalisation removes). d falls "
-     "linearly from displacement-start to displacement-end over decay-iterations, then "
-     "stays. The result is stretched onto [0, 1]."),
-  TERRAIN_GENERATOR,
-  args,
-  render,
-  NULL,
-  conditions,
-  NULL
+  .name = "plug-in-terrain-fault",
+  .menu_label = N_("Fault Formation..."),
+  .blurb = N_("Render terrain by fault formation: plateaus, cliffs and ridges"),
+  .help = N_("Fault formation (lighthouse3d terrain tutorial). Each iteration draws a random line "
+             "a x + b y = c in normal form (a = cos w, b = sin w, c uniform within the half-diagonal "
+             "of the layer, measured from its centre) and changes heights by its profile: \"step\" "
+             "adds +d on one side and -d on the other; \"sine\" is a ramp from -d/2 to +d/2 over "
+             "pi/2 x wave size pixels; \"cosine\" a ridge about 2 pi x wave size wide (the tutorial's "
+             "two variations, without its -wave/width bias, which normalisation removes). d falls "
+             "linearly from displacement-start to displacement-end over decay-iterations, then "
+             "stays. The result is stretched onto [0, 1]."),
+  .kind = TERRAIN_GENERATOR,
+  .args = args,
+  .render = render,
+  .conditions = conditions
 };

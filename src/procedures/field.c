@@ -4,6 +4,7 @@
 
 #include "field.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 enum { SEED, ITERATIONS, ROUGHNESS, OFFSET_X, OFFSET_Y, GUIDE, GUIDE_SCALE };
@@ -40,6 +41,18 @@ set_params (TerrainField *p, const TerrainArgValue *v, int x, int y)
   p->offset_y = (int32_t) v[OFFSET_Y].number + y;
 }
 
+/* The layer's last pixel must stay in the 32-bit world. */
+static TerrainStatus
+check (const TerrainArgValue *v, int width, int height, char *why, size_t why_size)
+{
+  if ((int64_t) v[OFFSET_X].number + width - 1 <= INT32_MAX &&
+      (int64_t) v[OFFSET_Y].number + height - 1 <= INT32_MAX)
+    return TERRAIN_OK;
+  terrain_why (why, why_size, N_("the layer at offset (%d, %d) leaves the 32-bit world"),
+               (int) v[OFFSET_X].number, (int) v[OFFSET_Y].number);
+  return TERRAIN_ERROR_INVALID;
+}
+
 static TerrainStatus
 render_rect (const TerrainArgValue *v, float *out, int x, int y, int width, int height,
              const TerrainProgress *progress, char *why, size_t why_size)
@@ -48,8 +61,7 @@ render_rect (const TerrainArgValue *v, float *out, int x, int y, int width, int 
   set_params (&p, v, x, y);
   TerrainStatus status = terrain_field (&p, out, width, height, progress);
   if (status == TERRAIN_ERROR_INVALID)
-    terrain_why (why, why_size, N_("the layer at offset (%d, %d) leaves the 32-bit world"),
-                 (int) v[OFFSET_X].number, (int) v[OFFSET_Y].number);
+    check (v, x + width, y + height, why, why_size);
   return status;
 }
 
@@ -84,26 +96,27 @@ static const TerrainArgCondition conditions[] = {
 };
 
 const TerrainProcedureInfo terrain_procedure_field = {
-  "plug-in-terrain-field",
-  N_("Infinite Field..."),
-  N_("Render one window of an endless diamond-square terrain, for maps that tile and page"),
+  .name = "plug-in-terrain-field",
+  .menu_label = N_("Infinite Field..."),
+  .blurb = N_("Render one window of an endless diamond-square terrain, for maps that tile and page"),
   /* xgettext:no-c-format */
-  N_("Infinite diamond-square field (Tatarize's \"Field Diamond Squared\", seed 002). Level 0 "
-     "is white noise on a grid of spacing 2^iterations; each level is built from the padded "
-     "parent rectangle one level up, with offsets from a hash of (seed, level, x, y). A "
-     "pixel's value depends only on its world position (offset + pixel): layers rendered "
-     "at neighbouring offsets join exactly, bit for bit. The output mapping is fixed, never "
-     "data-dependent: v -> 0.5 + v / (6 sigma), clamped to [0, 1], where sigma is the "
-     "field's standard deviation computed from roughness and iterations (about 0.15% of "
-     "pixels clamp at small H). Rendered band by band: any layer size in bounded memory. "
-     "With guide, the layer's current content (at its world position) is the coarse shape: "
-     "the level whose node spacing is guide-scale (rounded down to a power of two, at most "
-     "2^iterations) takes the layer's mean height around each node, and only finer levels "
-     "add detail; guided renders read the whole layer."),
-  TERRAIN_GENERATOR,
-  args,
-  render,
-  render_rect,
-  conditions,
-  "guide"
+  .help = N_("Infinite diamond-square field (Tatarize's \"Field Diamond Squared\", seed 002). Level 0 "
+             "is white noise on a grid of spacing 2^iterations; each level is built from the padded "
+             "parent rectangle one level up, with offsets from a hash of (seed, level, x, y). A "
+             "pixel's value depends only on its world position (offset + pixel): layers rendered "
+             "at neighbouring offsets join exactly, bit for bit. The output mapping is fixed, never "
+             "data-dependent: v -> 0.5 + v / (6 sigma), clamped to [0, 1], where sigma is the "
+             "field's standard deviation computed from roughness and iterations (about 0.15% of "
+             "pixels clamp at small H). Rendered band by band: any layer size in bounded memory. "
+             "With guide, the layer's current content (at its world position) is the coarse shape: "
+             "the level whose node spacing is guide-scale (rounded down to a power of two, at most "
+             "2^iterations) takes the layer's mean height around each node, and only finer levels "
+             "add detail; guided renders read the whole layer."),
+  .kind = TERRAIN_GENERATOR,
+  .args = args,
+  .render = render,
+  .render_rect = render_rect,
+  .conditions = conditions,
+  .guide_arg = "guide",
+  .check = check
 };

@@ -58,25 +58,22 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
 }
 
 const TerrainProcedureInfo terrain_procedure_hydraulic_erosion = {
-  "plug-in-terrain-hydraulic-erosion",
-  N_("Hydraulic Erosion..."),
-  N_("Rain droplets carve valleys and channels and leave sediment fans"),
-  N_("Droplet erosion after Hans Theobald Beyer, \"Implementation of a method for hydraulic "
-     "erosion\" (TU Munich, 2015), as Sebastian Lague's implementation formulates it, on the "
-     "layer's current heights in float at the layer's precision. Each droplet starts at a "
-     "random pixel (from seed), with speed 1 and water 1, and moves one pixel a step along "
-     "its direction, which keeps `inertia` of itself and follows the bilinear gradient for "
-     "the rest. Its capacity is max(drop x speed x water x capacity, 0.01): below it the "
-     "droplet erodes `erosion` of the free capacity (never more than the drop) from the "
-     "pixels within `radius`; above it, or going uphill, it deposits on the 4 pixels around "
-     "it. Gravity is 4; water evaporates by `evaporation` a step. A droplet that stops on "
-     "the layer drops what it carries; one that runs off the layer takes it away, so the "
-     "total height changes only by what leaves over the border. Heights never go below 0. "
-     "The same seed gives the same result. The selection is honoured."),
-  TERRAIN_FILTER,
-  args,
-  render,
-  NULL,
-  NULL,
-  NULL
+  .name = "plug-in-terrain-hydraulic-erosion",
+  .menu_label = N_("Hydraulic Erosion..."),
+  .blurb = N_("Rain droplets carve valleys and channels and leave sediment fans"),
+  .help = N_("Droplet erosion after Hans Theobald Beyer, \"Implementation of a method for hydraulic "
+             "erosion\" (TU Munich, 2015), as Sebastian Lague's implementation formulates it, on the "
+             "layer's current heights in float at the layer's precision. Each droplet starts at a "
+             "random pixel (from seed), with speed 1 and water 1, and moves one pixel a step along "
+             "its direction, which keeps `inertia` of itself and follows the bilinear gradient for "
+             "the rest. Its capacity is max(drop x speed x water x capacity, 0.01): below it the "
+             "droplet erodes `erosion` of the free capacity (never more than the drop) from the "
+             "pixels within `radius`; above it, or going uphill, it deposits on the 4 pixels around "
+             "it. Gravity is 4; water evaporates by `evaporation` a step. A droplet that stops on "
+             "the layer drops what it carries; one that runs off the layer takes it away, so the "
+             "total height changes only by what leaves over the border. Heights never go below 0. "
+             "The same seed gives the same result. The selection is honoured."),
+  .kind = TERRAIN_FILTER,
+  .args = args,
+  .render = render
 };

@@ -48,34 +48,31 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
 }
 
 const TerrainProcedureInfo terrain_procedure_landscape = {
-  "plug-in-terrain-landscape",
-  N_("Landscape Preset..."),
-  N_("Render a ready-made landscape: alpine, rolling hills, islands or mesa"),
+  .name = "plug-in-terrain-landscape",
+  .menu_label = N_("Landscape Preset..."),
+  .blurb = N_("Render a ready-made landscape: alpine, rolling hills, islands or mesa"),
   /* xgettext:no-c-format */
-  N_("One-click landscapes composed from the other procedures' parts: the infinite field "
-     "(iterations round(log2(feature-size)), stretched to the full range by its minimum and "
-     "maximum), a height curve, then smoothing or thermal erosion; slopes and smoothing "
-     "lengths are relative to F, the feature size (at most the layer's longer side), so a "
-     "preset looks the same at any scale. \"alpine\": field of roughness 0.8, curve b^1.5 "
-     "times a ridge mask 0.2 + 0.8 r^2, r = 1 - |2c - 1| from a second field c (roughness "
-     "1.1, two iterations fewer), then thermal erosion (30 iterations, talus 4/F) and a "
-     "stretch to [0, 1]: sharp crests and peaks, broad valleys, scree. \"rolling-hills\": "
-     "field of roughness 0.85 compressed into the band 0.3..0.6, then FIR smoothing (2 "
-     "iterations, k = 1/(1 + F/24)): rounded hills, no summits, no deep valleys. "
-     "\"islands\": field of roughness 1 minus a radial falloff (0.8 r^2, and up to 1 more "
-     "towards the layer's border), sea level at the height 22% of the layer lies above; land "
-     "rises from the coast at 0.2 to 1, the sea falls over a shallow shelf to a flat floor "
-     "at 0.1, which covers the whole border. \"mesa\": field of roughness 1.4, curve b^1.5, "
-     "quantised into 4 steps with a narrow smooth-step between levels (flat tops and floors "
-     "at 0, 0.25, 0.5, 0.75, 1, steep cliffs), then thermal erosion (20 iterations, talus "
-     "16/F) for talus at the cliff feet. Deterministic: the same seed, preset, feature size "
-     "and layer size give the same heights; the stretch and the erosion look at the whole "
-     "layer, so neighbouring layers do not join. Tune the result further with the other "
-     "filters."),
-  TERRAIN_GENERATOR,
-  args,
-  render,
-  NULL,
-  NULL,
-  NULL
+  .help = N_("One-click landscapes composed from the other procedures' parts: the infinite field "
+             "(iterations round(log2(feature-size)), stretched to the full range by its minimum and "
+             "maximum), a height curve, then smoothing or thermal erosion; slopes and smoothing "
+             "lengths are relative to F, the feature size (at most the layer's longer side), so a "
+             "preset looks the same at any scale. \"alpine\": field of roughness 0.8, curve b^1.5 "
+             "times a ridge mask 0.2 + 0.8 r^2, r = 1 - |2c - 1| from a second field c (roughness "
+             "1.1, two iterations fewer), then thermal erosion (30 iterations, talus 4/F) and a "
+             "stretch to [0, 1]: sharp crests and peaks, broad valleys, scree. \"rolling-hills\": "
+             "field of roughness 0.85 compressed into the band 0.3..0.6, then FIR smoothing (2 "
+             "iterations, k = 1/(1 + F/24)): rounded hills, no summits, no deep valleys. "
+             "\"islands\": field of roughness 1 minus a radial falloff (0.8 r^2, and up to 1 more "
+             "towards the layer's border), sea level at the height 22% of the layer lies above; land "
+             "rises from the coast at 0.2 to 1, the sea falls over a shallow shelf to a flat floor "
+             "at 0.1, which covers the whole border. \"mesa\": field of roughness 1.4, curve b^1.5, "
+             "quantised into 4 steps with a narrow smooth-step between levels (flat tops and floors "
+             "at 0, 0.25, 0.5, 0.75, 1, steep cliffs), then thermal erosion (20 iterations, talus "
+             "16/F) for talus at the cliff feet. Deterministic: the same seed, preset, feature size "
+             "and layer size give the same heights; the stretch and the erosion look at the whole "
+             "layer, so neighbouring layers do not join. Tune the result further with the other "
+             "filters."),
+  .kind = TERRAIN_GENERATOR,
+  .args = args,
+  .render = render
 };

@@ -49,21 +49,18 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
 }
 
 const TerrainProcedureInfo terrain_procedure_particles = {
-  "plug-in-terrain-particles",
-  N_("Particle Deposition..."),
-  N_("Render volcanic cones, dunes and islands by particle deposition"),
-  N_("Particle deposition (lighthouse3d tutorial, after Shankel, Game Programming Gems). "
-     "From each drop site a walk moves one step in one of 4 directions per particle "
-     "(wrapping around the layer) and drops a particle. In \"roll\" mode a particle moves "
-     "to the lowest of its 8 neighbours while that is lower, until stable; the tutorial's "
-     "code tested only the 4 diagonals and took the last lower one: fixed here, ties broken "
-     "at random. Heights are exact particle counts; total mass is particles x "
-     "particle-height. A caldera mirrors the peak above (1 - caldera/2) x peak about that "
-     "rim, making a crater. The result is stretched onto [0, 1]."),
-  TERRAIN_GENERATOR,
-  args,
-  render,
-  NULL,
-  NULL,
-  NULL
+  .name = "plug-in-terrain-particles",
+  .menu_label = N_("Particle Deposition..."),
+  .blurb = N_("Render volcanic cones, dunes and islands by particle deposition"),
+  .help = N_("Particle deposition (lighthouse3d tutorial, after Shankel, Game Programming Gems). "
+             "From each drop site a walk moves one step in one of 4 directions per particle "
+             "(wrapping around the layer) and drops a particle. In \"roll\" mode a particle moves "
+             "to the lowest of its 8 neighbours while that is lower, until stable; the tutorial's "
+             "code tested only the 4 diagonals and took the last lower one: fixed here, ties broken "
+             "at random. Heights are exact particle counts; total mass is particles x "
+             "particle-height. A caldera mirrors the peak above (1 - caldera/2) x peak about that "
+             "rim, making a crater. The result is stretched onto [0, 1]."),
+  .kind = TERRAIN_GENERATOR,
+  .args = args,
+  .render = render
 };

@@ -65,6 +65,13 @@ terrain_choice_id (const TerrainArg *arg, const char *nick)
   return -1;
 }
 
+TerrainStatus
+terrain_procedure_check (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                         int width, int height, char *why, size_t why_size)
+{
+  return info->check ? info->check (values, width, height, why, why_size) : TERRAIN_OK;
+}
+
 int
 terrain_reads_layer (const TerrainProcedureInfo *info, const TerrainArgValue *values)
 {
@@ -117,6 +124,12 @@ terrain_arg_defaults (const TerrainProcedureInfo *info, TerrainArgValue *values)
 
 const char *(*terrain_translate) (const char *msgid) = NULL;
 
+const char *
+terrain_text (const char *msgid)
+{
+  return terrain_translate ? terrain_translate (msgid) : msgid;
+}
+
 void
 terrain_why (char *why, size_t why_size, const char *format, ...)
 {
@@ -124,6 +137,6 @@ terrain_why (char *why, size_t why_size, const char *format, ...)
     return;
   va_list args;
   va_start (args, format);
-  vsnprintf (why, why_size, terrain_translate ? terrain_translate (format) : format, args);
+  vsnprintf (why, why_size, terrain_text (format), args);
   va_end (args);
 }

@@ -131,7 +131,20 @@ typedef struct
   /* For generators that can follow the layer's content: the boolean argument that makes
    * them read it (render then gets the layer's heights in `heights`); NULL otherwise. */
   const char *guide_arg;
+
+  /* Optional: TERRAIN_ERROR_INVALID, with the reason in `why`, for argument values that
+   * render would refuse on a width x height layer although each is within its range (a
+   * combination, a kernel, the world's edge); TERRAIN_OK otherwise. render checks them
+   * too; this lets a caller refuse them before rendering anywhere else (a GEGL operation
+   * cannot report an error). */
+  TerrainStatus (*check) (const TerrainArgValue *values, int width, int height, char *why,
+                          size_t why_size);
 } TerrainProcedureInfo;
+
+/* info->check, or TERRAIN_OK for a procedure without one. */
+TerrainStatus terrain_procedure_check (const TerrainProcedureInfo *info,
+                                       const TerrainArgValue *values, int width, int height,
+                                       char *why, size_t why_size);
 
 /* Every procedure, ended by NULL. */
 extern const TerrainProcedureInfo *const terrain_procedures[];
@@ -162,6 +175,9 @@ void                        terrain_arg_defaults (const TerrainProcedureInfo *in
  * its gettext domain; left NULL (the command-line tools, the tests of the core), reasons
  * stay in English. */
 extern const char *(*terrain_translate) (const char *msgid);
+
+/* msgid through terrain_translate (msgid itself without one). */
+const char                 *terrain_text (const char *msgid);
 
 /* Writes a reason into why (why_size bytes, always NUL-terminated): `format`, marked
  * N_("..."), goes through terrain_translate, then printf-style formatting. A translation

@@ -40,28 +40,45 @@ static const TerrainArg args[] = {
   TERRAIN_ARGS_END
 };
 
+/* The custom kernel, when the arguments ask for one: parsed and usable on the layer. */
 static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
+check (const TerrainArgValue *v, int width, int height, char *why, size_t why_size)
 {
-  TerrainSmooth p;
-  terrain_smooth_defaults (&p);
-  p.method = (TerrainSmoothMethod) v[METHOD].number;
-  p.iterations = (int) v[ITERATIONS].number;
-  p.k = v[K].number;
-  p.kernel = (TerrainKernel) v[KERNEL].number;
-  if (p.method == TERRAIN_SMOOTH_MATRIX && p.kernel == TERRAIN_KERNEL_CUSTOM &&
-      terrain_kernel_parse (v[CUSTOM_KERNEL].text, p.custom, &p.custom_size) != TERRAIN_OK)
+  float kernel[25];
+  int   size;
+  if (v[METHOD].number != TERRAIN_SMOOTH_MATRIX || v[KERNEL].number != TERRAIN_KERNEL_CUSTOM)
+    return TERRAIN_OK;
+  if (terrain_kernel_parse (v[CUSTOM_KERNEL].text, kernel, &size) != TERRAIN_OK)
     {
       terrain_why (why, why_size,
                    N_("custom-kernel \"%.60s\" is not 9 or 25 numbers with a non-zero sum"),
                    v[CUSTOM_KERNEL].text);
       return TERRAIN_ERROR_INVALID;
     }
-  TerrainStatus status = terrain_smooth (&p, heights, width, height, progress);
-  if (status == TERRAIN_ERROR_INVALID && p.kernel == TERRAIN_KERNEL_CUSTOM)
-    terrain_why (why, why_size, N_("custom-kernel weights cancel out at the layer's border"));
-  return status;
+  if (! terrain_kernel_usable (kernel, size, width, height))
+    {
+      terrain_why (why, why_size, N_("custom-kernel weights cancel out at the layer's border"));
+      return TERRAIN_ERROR_INVALID;
+    }
+  return TERRAIN_OK;
+}
+
+static TerrainStatus
+render (const TerrainArgValue *v, float *heights, int width, int height,
+        const TerrainProgress *progress, char *why, size_t why_size)
+{
+  TerrainStatus status = check (v, width, height, why, why_size);
+  if (status != TERRAIN_OK)
+    return status;
+  TerrainSmooth p;
+  terrain_smooth_defaults (&p);
+  p.method = (TerrainSmoothMethod) v[METHOD].number;
+  p.iterations = (int) v[ITERATIONS].number;
+  p.k = v[K].number;
+  p.kernel = (TerrainKernel) v[KERNEL].number;
+  if (p.method == TERRAIN_SMOOTH_MATRIX && p.kernel == TERRAIN_KERNEL_CUSTOM)
+    terrain_kernel_parse (v[CUSTOM_KERNEL].text, p.custom, &p.custom_size);
+  return terrain_smooth (&p, heights, width, height, progress);
 }
 
 static const TerrainArgCondition conditions[] = {
@@ -72,21 +89,20 @@ static const TerrainArgCondition conditions[] = {
 };
 
 const TerrainProcedureInfo terrain_procedure_smooth = {
-  "plug-in-terrain-smooth",
-  N_("Smooth Heightmap..."),
-  N_("Smooth the layer's heights: Laplacian, FIR band filter or a matrix kernel"),
-  N_("Smooths the layer's current heights in float, at the layer's precision. \"laplacian\" "
-     "(seed 003, 16 iterations by default): h += (mean of 4 neighbours - h) / 2, with no flow "
-     "across the border, so the mean is preserved. \"fir\" (lighthouse3d): h[x] = "
-     "k h[x] + (1 - k) h[x-1] swept left-right, right-left, top-bottom and bottom-top (all "
-     "four; the tutorial's code skipped one); k = 1 leaves the terrain unchanged. \"matrix\": "
-     "a 3x3 or 5x5 kernel; taps outside the layer are dropped and the sum is divided by the "
-     "weights used, so \"all ones\" equals \"all 1/9\"; kernels whose weights sum to 0 are "
-     "refused. The selection is honoured."),
-  TERRAIN_FILTER,
-  args,
-  render,
-  NULL,
-  conditions,
-  NULL
+  .name = "plug-in-terrain-smooth",
+  .menu_label = N_("Smooth Heightmap..."),
+  .blurb = N_("Smooth the layer's heights: Laplacian, FIR band filter or a matrix kernel"),
+  .help = N_("Smooths the layer's current heights in float, at the layer's precision. \"laplacian\" "
+             "(seed 003, 16 iterations by default): h += (mean of 4 neighbours - h) / 2, with no flow "
+             "across the border, so the mean is preserved. \"fir\" (lighthouse3d): h[x] = "
+             "k h[x] + (1 - k) h[x-1] swept left-right, right-left, top-bottom and bottom-top (all "
+             "four; the tutorial's code skipped one); k = 1 leaves the terrain unchanged. \"matrix\": "
+             "a 3x3 or 5x5 kernel; taps outside the layer are dropped and the sum is divided by the "
+             "weights used, so \"all ones\" equals \"all 1/9\"; kernels whose weights sum to 0 are "
+             "refused. The selection is honoured."),
+  .kind = TERRAIN_FILTER,
+  .args = args,
+  .render = render,
+  .conditions = conditions,
+  .check = check
 };

@@ -45,23 +45,20 @@ render (const TerrainArgValue *v, float *heights, int width, int height,
 }
 
 const TerrainProcedureInfo terrain_procedure_thermal_erosion = {
-  "plug-in-terrain-thermal-erosion",
-  N_("Thermal Erosion..."),
-  N_("Slump slopes steeper than a talus angle: scree slopes and rounded peaks"),
-  N_("Thermal weathering (Musgrave, Kolb and Mace 1989) on the layer's current heights, in "
-     "float at the layer's precision. Heights are in units of the layer's full range; a pair "
-     "of neighbouring pixels is steep when their difference exceeds talus times their "
-     "distance (1, or sqrt 2 for diagonals with the 8-neighbourhood). Every iteration "
-     "computes all moves from the heights before it, so the result does not depend on the "
-     "order pixels are visited in: each steep pair exchanges strength / (2 max(n_j, n_k)) "
-     "of its excess, n being the number of steep pairs a pixel is in. What one pixel gives, "
-     "its neighbour takes: the total height is conserved, nothing crosses the layer's "
-     "border, no height leaves the layer's range, and enough iterations leave no slope "
-     "steeper than the talus. The selection is honoured."),
-  TERRAIN_FILTER,
-  args,
-  render,
-  NULL,
-  NULL,
-  NULL
+  .name = "plug-in-terrain-thermal-erosion",
+  .menu_label = N_("Thermal Erosion..."),
+  .blurb = N_("Slump slopes steeper than a talus angle: scree slopes and rounded peaks"),
+  .help = N_("Thermal weathering (Musgrave, Kolb and Mace 1989) on the layer's current heights, in "
+             "float at the layer's precision. Heights are in units of the layer's full range; a pair "
+             "of neighbouring pixels is steep when their difference exceeds talus times their "
+             "distance (1, or sqrt 2 for diagonals with the 8-neighbourhood). Every iteration "
+             "computes all moves from the heights before it, so the result does not depend on the "
+             "order pixels are visited in: each steep pair exchanges strength / (2 max(n_j, n_k)) "
+             "of its excess, n being the number of steep pairs a pixel is in. What one pixel gives, "
+             "its neighbour takes: the total height is conserved, nothing crosses the layer's "
+             "border, no height leaves the layer's range, and enough iterations leave no slope "
+             "steeper than the talus. The selection is honoured."),
+  .kind = TERRAIN_FILTER,
+  .args = args,
+  .render = render
 };

@@ -124,3 +124,16 @@ terrain_has_non_finite (const float *data, size_t n)
       return 1;
   return 0;
 }
+
+size_t
+terrain_count_non_finite (const float *data, size_t n, size_t *first)
+{
+  size_t count = 0;
+  for (size_t i = n; i-- > 0;)
+    if (! isfinite (data[i]))
+      {
+        count++;
+        *first = i;
+      }
+  return count;
+}

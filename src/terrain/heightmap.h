@@ -18,6 +18,9 @@ void terrain_sample_nearest (const float *src, int src_w, int src_h,
                              float *dst, int dst_w, int dst_h);
 
 /* 1 when any of n floats is NaN or infinite. */
-int  terrain_has_non_finite (const float *data, size_t n);
+int    terrain_has_non_finite (const float *data, size_t n);
+/* How many of n floats are NaN or infinite; *first gets the index of the first of them
+ * (untouched when there is none). */
+size_t terrain_count_non_finite (const float *data, size_t n, size_t *first);
 
 #endif

@@ -350,9 +350,8 @@ axis_samples (int n, int r, int out[6])
   return count;
 }
 
-/* Finite weights, and a non-vanishing sum of the used weights at every point of the map. */
-static int
-kernel_usable (const float *w, int size, int width, int height)
+int
+terrain_kernel_usable (const float *w, int size, int width, int height)
 {
   for (int i = 0; i < size * size; i++)
     if (! (fabsf (w[i]) <= FLT_MAX))
@@ -429,7 +428,7 @@ matrix_smooth (const TerrainSmooth *p, float *data, int width, int height,
     }
   else
     terrain_kernel_named (p->kernel, m.w, &m.size);
-  if (! kernel_usable (m.w, m.size, width, height))
+  if (! terrain_kernel_usable (m.w, m.size, width, height))
     return TERRAIN_ERROR_INVALID;
 
   double total = 0.0;

@@ -79,4 +79,9 @@ TerrainStatus terrain_kernel_named (TerrainKernel kernel, float out[25], int *si
  * success kernel holds the weights as terrain_kernel_named() lays them out. */
 TerrainStatus terrain_kernel_parse (const char *text, float kernel[25], int *size);
 
+/* Whether a size x size kernel can smooth a width x height map: its weights are finite and
+ * the weights that fall on the map never sum to (nearly) 0 at any point of it, border
+ * included (terrain_smooth refuses the kernel otherwise). */
+int           terrain_kernel_usable (const float *kernel, int size, int width, int height);
+
 #endif

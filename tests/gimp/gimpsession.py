@@ -82,11 +82,22 @@ def installed_locales():
     return {name.lower().replace("utf-8", "utf8") for name in result.stdout.split()}
 
 
+def gegl_module(plugin_binary):
+    """The GEGL module built beside the plug-in (src/gegl of the same meson build tree), or
+    None."""
+    here = os.path.dirname(os.path.realpath(plugin_binary))
+    module = os.path.join(os.path.dirname(here), "gegl", "gimp-terrain.so")
+    return module if os.path.exists(module) else None
+
+
 class GimpSession:
     """plugin_binary: the terrain binary to test, or None for none. plugin_dirs: folders
-    put first on the plug-in path as they are (an installed plug-ins/ folder)."""
+    put first on the plug-in path as they are (an installed plug-ins/ folder). modules: GEGL
+    modules GIMP loads (linked into the session's per-user gegl-0.4/plug-ins folder, where
+    GIMP looks for third-party operations)."""
 
-    def __init__(self, plugin_binary, workdir=None, extra_plugins=(), locale=None, plugin_dirs=()):
+    def __init__(self, plugin_binary, workdir=None, extra_plugins=(), locale=None, plugin_dirs=(),
+                 modules=()):
         self.workdir = workdir or tempfile.mkdtemp(prefix="terrain-gimp-")
         self.config = os.path.join(self.workdir, "config")
         self.home = os.path.join(self.workdir, "home")
@@ -107,6 +118,13 @@ class GimpSession:
             target = os.path.join(plugins, name)
             if not os.path.lexists(target):
                 os.symlink(os.path.join(system, name), target)
+        self.modules = os.path.join(self.home, ".local", "share", "gegl-0.4", "plug-ins")
+        if os.path.isdir(self.modules):
+            shutil.rmtree(self.modules)
+        os.makedirs(self.modules)
+        for i, module in enumerate(modules):
+            os.symlink(os.path.abspath(module),
+                       os.path.join(self.modules, "%d-%s" % (i, os.path.basename(module))))
         self.gimprc = os.path.join(self.workdir, "gimprc")
         path = ":".join([os.path.abspath(d) for d in plugin_dirs] + [plugins])
         self.gimprc_text = '(plug-in-path "%s")\n(show-welcome-dialog no)\n' % path

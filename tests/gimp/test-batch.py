@@ -6,7 +6,9 @@ non-linear, with alpha, RGB, with a selection), exports it, decodes the pixels a
 them with the core's own output for the same arguments (terrain-render). Each failure case
 checks batch exit status 70, the message, and that the layer's pixels did not change.
 
-usage: test-batch.py PLUGIN_BINARY TERRAIN_RENDER WORKDIR
+With GEGL_MODULE, GIMP has the procedures' operations: the same cases run in GIMP's process.
+
+usage: test-batch.py PLUGIN_BINARY TERRAIN_RENDER WORKDIR [GEGL_MODULE]
 """
 import os
 import re
@@ -18,9 +20,10 @@ from gimpsession import GimpSession
 from pixels import read_png, read_pnm
 
 plugin, renderer, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
+modules = [os.path.abspath(a) for a in sys.argv[4:5]]
 os.makedirs(workdir, exist_ok=True)
-checks = Checks("gimp-batch")
-session = GimpSession(plugin, os.path.join(workdir, "gimp"))
+checks = Checks("gimp-batch-native" if modules else "gimp-batch")
+session = GimpSession(plugin, os.path.join(workdir, "gimp"), modules=modules)
 
 
 def path(name):

@@ -27,11 +27,14 @@ render (const TerrainArgValue *values, float *heights, int width, int height,
 }
 
 static const TerrainProcedureInfo transfer_floor = {
-  "plug-in-terrain-bench-transfer-floor",
-  "Transfer floor (benchmark)",
-  "Writes height 0.5 through the terrain plug-in's write path",
-  "Benchmark only: the cost of a terrain procedure without its terrain.",
-  TERRAIN_GENERATOR, no_args, render, render_rect, NULL, NULL
+  .name = "plug-in-terrain-bench-transfer-floor",
+  .menu_label = "Transfer floor (benchmark)",
+  .blurb = "Writes height 0.5 through the terrain plug-in's write path",
+  .help = "Benchmark only: the cost of a terrain procedure without its terrain.",
+  .kind = TERRAIN_GENERATOR,
+  .args = no_args,
+  .render = render,
+  .render_rect = render_rect
 };
 
 typedef struct { GimpPlugIn parent_instance; } FloorPlugIn;

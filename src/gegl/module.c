@@ -1,0 +1,91 @@
+/* gimp-terrain's GEGL module: every procedure of the descriptor table as a GEGL operation,
+ * which GIMP loads into its own process (its gegl-0.4/plug-ins folders). The core runs on
+ * GEGL's threads there. */
+#define _GNU_SOURCE /* dladdr */
+#include "operation.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+#ifdef __linux__
+#include <dlfcn.h>
+#endif
+
+static const GeglModuleInfo module_info = { GEGL_MODULE_ABI_VERSION };
+
+G_MODULE_EXPORT const GeglModuleInfo *gegl_module_query (GTypeModule *module);
+G_MODULE_EXPORT gboolean              gegl_module_register (GTypeModule *module);
+
+G_MODULE_EXPORT const GeglModuleInfo *
+gegl_module_query (GTypeModule *module)
+{
+  (void) module;
+  return &module_info;
+}
+
+/* ---- The core's threads: GEGL's ---- */
+
+typedef struct
+{
+  TerrainTask task;
+  void       *task_user;
+  int         count;
+} Tasks;
+
+static void
+run_part (gint part, gint parts, gpointer data)
+{
+  const Tasks *tasks = data;
+  for (int i = part; i < tasks->count; i += parts)
+    tasks->task (tasks->task_user, i);
+}
+
+static void
+run_tasks (void *user, int count, TerrainTask task, void *task_user)
+{
+  Tasks tasks = { task, task_user, count };
+  (void) user;
+  gegl_parallel_distribute (count, run_part, &tasks);
+}
+
+/* ---- Translations: the plug-in's catalogs ---- */
+
+static const char *
+translate (const char *msgid)
+{
+  return g_dgettext (GETTEXT_PACKAGE, msgid);
+}
+
+/* A "gimp-terrain-locale" folder next to the module (a per-user copy), else the plug-in's
+ * installed catalogs. */
+static void
+bind_catalogs (void)
+{
+  const char *folder = TERRAIN_PLUGIN_LOCALEDIR;
+  gchar      *beside = NULL;
+#ifdef __linux__
+  Dl_info where;
+  if (dladdr ((void *) bind_catalogs, &where) && where.dli_fname)
+    {
+      gchar *dir = g_path_get_dirname (where.dli_fname);
+      beside = g_build_filename (dir, "gimp-terrain-locale", NULL);
+      g_free (dir);
+      if (g_file_test (beside, G_FILE_TEST_IS_DIR))
+        folder = beside;
+    }
+#endif
+  bindtextdomain (GETTEXT_PACKAGE, folder);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  g_free (beside);
+}
+
+G_MODULE_EXPORT gboolean
+gegl_module_register (GTypeModule *module)
+{
+  bind_catalogs ();
+  terrain_translate = translate;
+  const TerrainParallel parallel = { run_tasks, NULL, (int) MAX (1, g_get_num_processors ()) };
+  terrain_set_parallel (&parallel);
+  for (int i = 0; terrain_procedures[i]; i++)
+    terrain_operation_register (module, terrain_procedures[i]);
+  return TRUE;
+}

@@ -1,0 +1,359 @@
+#include "operation.h"
+
+#include "heightmap.h"
+#include "op-properties.h"
+#include "pixel-codec.h"
+#include "terrain-build-id.h"
+
+#include <string.h>
+
+typedef struct
+{
+  GeglOperationFilter parent_instance;
+  TerrainArgValue    *values;  /* one per argument, in the descriptor's order */
+  gchar             **strings; /* the owned text of string arguments */
+  const Babl         *format;  /* pixels in and out: the layer's own (prepare) */
+} TerrainOperation;
+
+typedef struct
+{
+  GeglOperationFilterClass    parent_class;
+  const TerrainProcedureInfo *info;
+  int                         arg_count;
+} TerrainOperationClass;
+
+#define OPERATION(object) ((TerrainOperation *) (object))
+#define OPERATION_CLASS(object) ((TerrainOperationClass *) G_OBJECT_GET_CLASS (object))
+
+/* ---- Properties: argument i is property i + 1; the build property comes last ---- */
+
+static void
+set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  TerrainOperation            *self = OPERATION (object);
+  const TerrainOperationClass *klass = OPERATION_CLASS (object);
+  (void) pspec;
+  if (id == 0 || id > (guint) klass->arg_count)
+    return; /* the build is the module's, not a setting */
+  const int        i = (int) id - 1;
+  TerrainArgValue *v = &self->values[i];
+  switch (klass->info->args[i].type)
+    {
+    case TERRAIN_ARG_INT:     v->number = g_value_get_int (value); break;
+    case TERRAIN_ARG_DOUBLE:  v->number = g_value_get_double (value); break;
+    case TERRAIN_ARG_BOOLEAN: v->number = g_value_get_boolean (value); break;
+    case TERRAIN_ARG_CHOICE:  v->number = g_value_get_enum (value); break;
+    case TERRAIN_ARG_STRING:
+      g_free (self->strings[i]);
+      self->strings[i] = g_value_dup_string (value);
+      v->text = self->strings[i] ? self->strings[i] : "";
+      break;
+    }
+}
+
+static void
+get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  TerrainOperation            *self = OPERATION (object);
+  const TerrainOperationClass *klass = OPERATION_CLASS (object);
+  (void) pspec;
+  if (id == 0 || id > (guint) klass->arg_count)
+    {
+      g_value_set_string (value, TERRAIN_BUILD_ID);
+      return;
+    }
+  const TerrainArgValue *v = &self->values[id - 1];
+  switch (klass->info->args[id - 1].type)
+    {
+    case TERRAIN_ARG_INT:     g_value_set_int (value, (gint) v->number); break;
+    case TERRAIN_ARG_DOUBLE:  g_value_set_double (value, v->number); break;
+    case TERRAIN_ARG_BOOLEAN: g_value_set_boolean (value, v->number != 0.0); break;
+    case TERRAIN_ARG_CHOICE:  g_value_set_enum (value, (gint) v->number); break;
+    case TERRAIN_ARG_STRING:  g_value_set_string (value, v->text); break;
+    }
+}
+
+static void
+instance_init (GTypeInstance *instance, gpointer g_class)
+{
+  const TerrainOperationClass *klass = g_class;
+  TerrainOperation            *self = OPERATION (instance);
+  self->values = g_new0 (TerrainArgValue, klass->arg_count);
+  self->strings = g_new0 (gchar *, klass->arg_count);
+  terrain_arg_defaults (klass->info, self->values);
+}
+
+static void
+finalize (GObject *object)
+{
+  TerrainOperation *self = OPERATION (object);
+  for (int i = 0; i < OPERATION_CLASS (object)->arg_count; i++)
+    g_free (self->strings[i]);
+  g_free (self->strings);
+  g_free (self->values);
+  G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))->finalize (object);
+}
+
+/* ---- Regions ---- */
+
+/* Whether the output at a point depends on the whole input (everything but a generator
+ * that renders rectangles and does not follow the layer). */
+static gboolean
+whole_layer (GeglOperation *operation)
+{
+  const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
+  return info->render_rect == NULL || terrain_reads_layer (info, OPERATION (operation)->values);
+}
+
+static GeglRectangle
+input_box (GeglOperation *operation)
+{
+  const GeglRectangle *box = gegl_operation_source_get_bounding_box (operation, "input");
+  return box ? *box : (GeglRectangle) { 0, 0, 0, 0 };
+}
+
+static GeglRectangle
+region_for (GeglOperation *operation, const gchar *pad, const GeglRectangle *roi)
+{
+  (void) pad;
+  return whole_layer (operation) ? input_box (operation) : *roi;
+}
+
+static GeglRectangle
+cached_region (GeglOperation *operation, const GeglRectangle *roi)
+{
+  return region_for (operation, "input", roi);
+}
+
+static void
+prepare (GeglOperation *operation)
+{
+  const Babl *source = gegl_operation_get_source_format (operation, "input");
+  const Babl *format = terrain_pixel_codec_format (source ? source : babl_format ("Y' float"));
+  OPERATION (operation)->format = format;
+  gegl_operation_set_format (operation, "input", format);
+  gegl_operation_set_format (operation, "output", format);
+}
+
+/* ---- The layer ----
+ *
+ * The procedures work on the whole layer; a selection only masks what is written. GIMP
+ * feeds a drawable filter the layer translated by minus the selection's corner and cropped
+ * to the selection's bounds (app/core/gimpdrawablefilter.c: translate -> crop ->
+ * operation), so the operation looks past the crop to the translated layer. Anywhere else
+ * the layer is the input itself. */
+
+static gboolean
+is_operation (GeglNode *node, const char *name)
+{
+  return node && g_strcmp0 (gegl_node_get_operation (node), name) == 0;
+}
+
+/* The node that gives the whole layer, and the layer's rectangle in our coordinates. */
+static GeglNode *
+layer_source (GeglOperation *operation, GeglRectangle *layer)
+{
+  GeglNode *input = gegl_node_get_producer (operation->node, "input", NULL);
+  GeglNode *translate = input ? gegl_node_get_producer (input, "input", NULL) : NULL;
+  if ((is_operation (input, "gegl:crop") || is_operation (input, "gegl:nop")) &&
+      is_operation (translate, "gegl:translate"))
+    {
+      *layer = gegl_node_get_bounding_box (translate);
+      return translate;
+    }
+  *layer = input_box (operation);
+  return NULL;
+}
+
+/* The layer's heights, read from the input when it holds the whole layer, else from the
+ * node before GIMP's crop. FALSE when one is not a finite number: that is no heightmap. */
+static gboolean
+read_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
+            const GeglRectangle *layer, const TerrainPixelCodec *codec, float *heights)
+{
+  const gsize n = (gsize) layer->width * layer->height;
+  guchar     *pixels = g_try_malloc (n * babl_format_get_bytes_per_pixel (codec->format));
+  if (pixels == NULL)
+    return FALSE;
+  if (source)
+    gegl_node_blit (source, 1.0, layer, codec->format, pixels, GEGL_AUTO_ROWSTRIDE,
+                    GEGL_BLIT_DEFAULT);
+  else
+    gegl_buffer_get (input, layer, 1.0, codec->format, pixels, GEGL_AUTO_ROWSTRIDE,
+                     GEGL_ABYSS_NONE);
+  terrain_pixels_to_heights (codec, pixels, heights, n);
+  g_free (pixels);
+  size_t first;
+  if (terrain_count_non_finite (heights, n, &first) == 0)
+    return TRUE;
+  g_warning ("%s: the layer holds heights that are not finite numbers; nothing was changed",
+             gegl_operation_get_name (operation));
+  return FALSE;
+}
+
+/* ---- Rendering ---- */
+
+static int
+report (void *user, double fraction)
+{
+  gegl_operation_progress (user, fraction, "");
+  return 0;
+}
+
+/* The procedure's heights: for the rectangle roi when it renders rectangles, else for the
+ * whole layer; *area says which (in our coordinates). */
+static TerrainStatus
+render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
+        const TerrainPixelCodec *codec, float **heights, GeglRectangle *area, char *why,
+        size_t why_size)
+{
+  const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
+  const TerrainArgValue      *values = OPERATION (operation)->values;
+  const TerrainProgress       progress = { report, operation };
+  GeglRectangle               layer;
+  GeglNode                   *source = layer_source (operation, &layer);
+  const gboolean              whole = whole_layer (operation);
+  *area = whole ? layer : *roi;
+
+  *heights = g_try_new (float, (gsize) area->width * area->height);
+  if (*heights == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  if (! whole)
+    return info->render_rect (values, *heights, roi->x - layer.x, roi->y - layer.y,
+                              roi->width, roi->height, &progress, why, why_size);
+  if (terrain_reads_layer (info, values) &&
+      ! read_layer (operation, input, source, area, codec, *heights))
+    return TERRAIN_ERROR_INVALID;
+  return info->render (values, *heights, area->width, area->height, &progress, why, why_size);
+}
+
+/* Writes the heights (of `area`) into the output's rectangle roi, tile by tile in the
+ * output's own memory; with `keep`, a pixel whose height the procedure did not change keeps
+ * the input's bytes, and alpha is the input's (pixel-codec.h). */
+static void
+write_heights (GeglBuffer *output, GeglBuffer *input, const GeglRectangle *roi,
+               const float *heights, const GeglRectangle *area, const TerrainPixelCodec *codec,
+               gboolean keep)
+{
+  const int           pixel_bytes = babl_format_get_bytes_per_pixel (codec->format);
+  GeglBufferIterator *it = gegl_buffer_iterator_new (output, roi, 0, codec->format,
+                                                     GEGL_ACCESS_WRITE, GEGL_ABYSS_NONE, 2);
+  if (keep)
+    gegl_buffer_iterator_add (it, input, roi, 0, codec->format, GEGL_ACCESS_READ,
+                              GEGL_ABYSS_NONE);
+  while (gegl_buffer_iterator_next (it))
+    {
+      const GeglRectangle *tile = &it->items[0].roi;
+      for (int row = 0; row < tile->height; row++)
+        {
+          const gsize offset = (gsize) row * tile->width * pixel_bytes;
+          terrain_heights_to_pixels (codec,
+                                     heights + (gsize) (tile->y - area->y + row) * area->width +
+                                       (tile->x - area->x),
+                                     keep ? (const guchar *) it->items[1].data + offset : NULL,
+                                     (guchar *) it->items[0].data + offset, tile->width);
+        }
+    }
+}
+
+/* The procedure's result where it succeeds; where it cannot (a bad setting, no memory, a
+ * layer that is no heightmap), the input unchanged: an operation has no error to return,
+ * and the plug-in checks all of these before it applies one. */
+static gboolean
+process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
+         const GeglRectangle *roi, gint level)
+{
+  const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
+  TerrainPixelCodec           codec;
+  GeglRectangle               area;
+  float                      *heights = NULL;
+  char                        why[256] = "";
+  (void) level;
+  terrain_pixel_codec (OPERATION (operation)->format, &codec);
+
+  TerrainStatus status = render (operation, input, roi, &codec, &heights, &area, why,
+                                 sizeof why);
+  if (status == TERRAIN_OK)
+    write_heights (output, input, roi, heights, &area, &codec,
+                   terrain_reads_layer (info, OPERATION (operation)->values) || codec.has_alpha);
+  else
+    {
+      g_warning ("%s: %s", gegl_operation_get_name (operation),
+                 why[0] ? why : terrain_status_message (status));
+      gegl_buffer_copy (input, roi, GEGL_ABYSS_NONE, output, roi);
+    }
+  g_free (heights);
+  return TRUE;
+}
+
+/* ---- The class ---- */
+
+/* The menu label without its ellipsis, as GIMP titles a filter. */
+static gchar *
+title_of (const TerrainProcedureInfo *info)
+{
+  gchar *title = g_strdup (terrain_text (info->menu_label));
+  for (const char *tail = "..."; *tail && g_str_has_suffix (title, tail);)
+    title[strlen (title) - strlen (tail)] = '\0';
+  if (g_str_has_suffix (title, "\xe2\x80\xa6")) /* U+2026 in a translation */
+    title[strlen (title) - 3] = '\0';
+  return title;
+}
+
+static void
+class_init (gpointer g_class, gpointer class_data)
+{
+  TerrainOperationClass    *klass = g_class;
+  GObjectClass             *object_class = G_OBJECT_CLASS (g_class);
+  GeglOperationClass       *operation_class = GEGL_OPERATION_CLASS (g_class);
+  GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (g_class);
+  const TerrainProcedureInfo *info = class_data;
+
+  klass->info = info;
+  klass->arg_count = terrain_arg_count (info);
+  object_class->set_property = set_property;
+  object_class->get_property = get_property;
+  object_class->finalize = finalize;
+  operation_class->prepare = prepare;
+  operation_class->get_required_for_output = region_for;
+  operation_class->get_invalidated_by_change = region_for;
+  operation_class->get_cached_region = cached_region;
+  /* Whole-layer work runs once, on the core's own threads (module.c). */
+  operation_class->threaded = FALSE;
+  filter_class->process = process;
+
+  for (int i = 0; i < klass->arg_count; i++)
+    g_object_class_install_property (object_class, i + 1,
+                                     terrain_op_param_spec (info, &info->args[i]));
+  g_object_class_install_property (object_class, klass->arg_count + 1,
+                                   terrain_op_build_param_spec ());
+
+  gchar *name = g_strconcat ("terrain:", info->name + strlen ("plug-in-terrain-"), NULL);
+  gchar *title = title_of (info);
+  gegl_operation_class_set_keys (operation_class,
+                                 "name", name,
+                                 "title", title,
+                                 "categories", info->kind == TERRAIN_GENERATOR ? "render:terrain"
+                                                                               : "map:terrain",
+                                 "description", terrain_text (info->blurb),
+                                 NULL);
+  g_free (title);
+  g_free (name);
+}
+
+void
+terrain_operation_register (GTypeModule *module, const TerrainProcedureInfo *info)
+{
+  gchar *type_name = terrain_op_type_name (info->name + strlen ("plug-in-terrain-"), NULL);
+  GType  registered = g_type_from_name (type_name);
+  if ((registered == 0 || g_type_get_plugin (registered) == G_TYPE_PLUGIN (module)) &&
+      terrain_op_register_choices (module, info))
+    {
+      const GTypeInfo type_info = {
+        sizeof (TerrainOperationClass), NULL, NULL, class_init, NULL, info,
+        sizeof (TerrainOperation), 0, instance_init, NULL
+      };
+      g_type_module_register_type (module, GEGL_TYPE_OPERATION_FILTER, type_name, &type_info, 0);
+    }
+  g_free (type_name);
+}

@@ -1,0 +1,88 @@
+#include "native.h"
+
+#include "terrain-build-id.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#define BUILD_PROPERTY "terrain-build" /* src/gegl/op-properties.h */
+
+static gchar *
+operation_name (const TerrainProcedureInfo *info)
+{
+  return g_strconcat ("terrain:", info->name + strlen ("plug-in-terrain-"), NULL);
+}
+
+/* The build the operation comes from: its hidden property's default. */
+static gchar *
+operation_build (GimpDrawableFilter *filter)
+{
+  GObject    *config = G_OBJECT (gimp_drawable_filter_get_config (filter));
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (config), BUILD_PROPERTY);
+  return pspec && G_IS_PARAM_SPEC_STRING (pspec)
+           ? g_strdup (G_PARAM_SPEC_STRING (pspec)->default_value) : NULL;
+}
+
+GimpDrawableFilter *
+terrain_native_filter_new (const TerrainProcedureInfo *info, GimpDrawable *drawable,
+                           gchar **why_not)
+{
+  GimpPlugIn *plug_in = gimp_get_plug_in ();
+  gchar      *name = operation_name (info);
+  gchar      *title = g_strdup (_(info->menu_label));
+  if (g_str_has_suffix (title, "..."))
+    title[strlen (title) - 3] = '\0';
+
+  /* A missing operation is an answer, not an error to show the user. */
+  gimp_plug_in_set_pdb_error_handler (plug_in, GIMP_PDB_ERROR_HANDLER_PLUGIN);
+  GimpDrawableFilter *filter = gimp_drawable_filter_new (drawable, name, title);
+  gimp_plug_in_set_pdb_error_handler (plug_in, GIMP_PDB_ERROR_HANDLER_INTERNAL);
+
+  gchar *build = filter ? operation_build (filter) : NULL;
+  if (filter == NULL)
+    *why_not = g_strdup_printf (_("GIMP has no operation %s: gimp-terrain's GEGL module is "
+                                  "not installed"), name);
+  else if (g_strcmp0 (build, TERRAIN_BUILD_ID) != 0)
+    {
+      *why_not = g_strdup_printf (_("gimp-terrain's GEGL module is build %s, the plug-in "
+                                    "build %s"), build ? build : "?", TERRAIN_BUILD_ID);
+      gimp_drawable_filter_delete (filter);
+      filter = NULL;
+    }
+  g_free (build);
+  g_free (title);
+  g_free (name);
+  return filter;
+}
+
+void
+terrain_native_filter_configure (GimpDrawableFilter *filter, const TerrainProcedureInfo *info,
+                                 GimpProcedureConfig *config)
+{
+  GObject *filter_config = G_OBJECT (gimp_drawable_filter_get_config (filter));
+  for (const TerrainArg *arg = info->args; arg->name; arg++)
+    {
+      GValue value = G_VALUE_INIT; /* choices are their nicks on both sides */
+      g_object_get_property (G_OBJECT (config), arg->name, &value);
+      g_object_set_property (filter_config, arg->name, &value);
+      g_value_unset (&value);
+    }
+}
+
+/* A session parasite (not saved): the note is printed for the first call only. */
+void
+terrain_native_say_once (const gchar *why_not)
+{
+  const gchar  *key = "gimp-terrain-renders-in-plug-in";
+  GimpParasite *said = gimp_get_parasite (key);
+  if (said)
+    {
+      gimp_parasite_free (said);
+      return;
+    }
+  g_printerr (_("gimp-terrain renders in the plug-in, without in-process speed or editable "
+                "effects: %s.\n"), why_not);
+  said = gimp_parasite_new (key, 0, 0, NULL);
+  gimp_attach_parasite (said);
+  gimp_parasite_free (said);
+}

@@ -1,0 +1,25 @@
+/* Running a procedure inside GIMP's own process, through its GEGL operation (src/gegl):
+ * no pixels cross the plug-in's pipe, and the result can stay an editable layer effect. */
+#ifndef TERRAIN_NATIVE_H
+#define TERRAIN_NATIVE_H
+
+#include <libgimp/gimp.h>
+
+#include "procedure-info.h"
+
+/* A filter of the procedure's operation for the drawable, not yet applied; NULL when GIMP
+ * cannot run this build's operation (the GEGL module is missing, or was built from other
+ * sources, which could give other pixels), with the reason in *why_not (g_free it). */
+GimpDrawableFilter *terrain_native_filter_new (const TerrainProcedureInfo *info,
+                                               GimpDrawable *drawable, gchar **why_not);
+
+/* Copies the procedure's arguments from config into the filter's settings (sent to GIMP
+ * by gimp_drawable_filter_update, or by merging or appending the filter). */
+void                terrain_native_filter_configure (GimpDrawableFilter *filter,
+                                                     const TerrainProcedureInfo *info,
+                                                     GimpProcedureConfig *config);
+
+/* Prints why the plug-in renders by itself, once a GIMP session. */
+void                terrain_native_say_once (const gchar *why_not);
+
+#endif
