@@ -3,7 +3,8 @@
  * buffer) measured in the same run. On a shared, noisy machine only the medians and the
  * ratios mean anything; the project's targets are printed for information and the exit
  * status ignores them. Every workload runs on one thread; built with the GLib thread pool
- * (BENCH_THREADS), diamond-square also runs on two, with its speed-up over one thread.
+ * (BENCH_THREADS), diamond-square also runs on two, with its speed-up over one thread, and
+ * river erosion on two, against its time limit.
  *
  *   bench-core [--quick] [--markdown]
  *     --quick     1024^2 only, 3 repetitions
@@ -18,6 +19,7 @@
 #include "field.h"
 #include "hydraulic-erosion.h"
 #include "particles.h"
+#include "river-erosion.h"
 #include "shade.h"
 #include "smooth.h"
 #include "thermal-erosion.h"
@@ -39,7 +41,8 @@
 #define TARGET_KERNEL_NS    1.5   /* DS kernels at 4096^2: ns per pixel... */
 #define TARGET_KERNEL_FLOOR 3.0   /* ...and times the floor */
 /* Time limits at 1024^2 (TARGET_MS): fault 1000 iterations 150 ms, thermal erosion 500
- * iterations 1 s, hydraulic erosion 10^6 droplets 3 s. */
+ * iterations 1 s, hydraulic erosion 10^6 droplets 3 s, river erosion at its defaults on 2
+ * threads 3 s. */
 #define TARGET_SPEEDUP      1.7   /* DS at 4096^2 on 2 threads: times one thread's speed */
 
 typedef enum { TARGET_NONE, TARGET_KERNEL, TARGET_MS, TARGET_SPEEDUP_2 } Target;
@@ -66,14 +69,21 @@ run_ds (float *out, const float *src, int n)
 }
 
 #ifdef BENCH_THREADS
-/* Diamond-square on 2 threads; every other workload runs on one. */
+/* A workload on 2 threads (the ones named so); every other workload runs on one. */
+static TerrainStatus
+on_2_threads (TerrainStatus (*run) (float *out, const float *src, int n), float *out,
+              const float *src, int n)
+{
+  terrain_use_threads (2);
+  const TerrainStatus status = run (out, src, n);
+  terrain_use_threads (1);
+  return status;
+}
+
 static TerrainStatus
 run_ds_2_threads (float *out, const float *src, int n)
 {
-  terrain_use_threads (2);
-  const TerrainStatus status = run_ds (out, src, n);
-  terrain_use_threads (1);
-  return status;
+  return on_2_threads (run_ds, out, src, n);
 }
 #endif
 
@@ -176,6 +186,23 @@ run_hydraulic (float *out, const float *src, int n)
   return terrain_hydraulic_erosion (&p, out, n, n, NULL);
 }
 
+static TerrainStatus
+run_river (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainRiverErosion p;
+  terrain_river_erosion_defaults (&p);
+  return terrain_river_erosion (&p, out, n, n, NULL, NULL);
+}
+
+#ifdef BENCH_THREADS
+static TerrainStatus
+run_river_2_threads (float *out, const float *src, int n)
+{
+  return on_2_threads (run_river, out, src, n);
+}
+#endif
+
 static const Workload workloads[] = {
   { "diamond-square",              8192, 0, TARGET_KERNEL, run_ds, 0 },
 #ifdef BENCH_THREADS
@@ -191,6 +218,10 @@ static const Workload workloads[] = {
   { "hillshade",                   8192, 0, TARGET_NONE,   run_hillshade, 0 },
   { "thermal erosion, 500 it.",    1024, 1, TARGET_MS,     run_thermal, 1000.0 },
   { "hydraulic erosion, 1e6 drops", 1024, 1, TARGET_MS,    run_hydraulic, 3000.0 },
+  { "river erosion, defaults",     1024, 1, TARGET_NONE,   run_river, 0 },
+#ifdef BENCH_THREADS
+  { "river erosion, 2 threads",    1024, 1, TARGET_MS,     run_river_2_threads, 3000.0 },
+#endif
 };
 #define N_WORKLOADS (sizeof workloads / sizeof workloads[0])
 #define MAX_REPS    7

@@ -1,0 +1,213 @@
+/* River erosion: hillslope diffusion, implicit, so that any coefficient is stable.
+ *
+ * One step solves (I - k Dxx) h' = h along every row, then (I - k Dyy) h'' = h' along every
+ * column (backward Euler split by direction; Dxx h = h[x-1] - 2 h[x] + h[x+1]). Each
+ * factor's inverse has no negative entry, so a step makes no new maximum or minimum and no
+ * pattern oscillates, whatever k; the splitting costs first-order accuracy, which hillslope
+ * smoothing does not need. On an open map a line's ends are border cells, outlets that keep
+ * their height (fixed ends); on a wrapped map a line is a ring (Sherman-Morrison on top of
+ * a fixed-end solver). Lines shorter than 3 cells are left as they are. After each
+ * direction the roots (outlets) get their heights back, so base level stays put.
+ *
+ * All lines of one direction share their solver's factors, computed once; the sweeps are
+ * in float, and a line's arithmetic is the same whichever task runs it. */
+#include "river-internal.h"
+
+#include <stdlib.h>
+
+/* Rows of the row pass between two meetings of the threads. */
+#define ROWS_PER_BATCH 64
+/* Rows solved together (a multiple of it fits ROWS_PER_BATCH). */
+#define ROWS_AT_ONCE 8
+
+/* Solves a line in place, d <- A^-1 d:
+ *   forward:  d[0] *= scale[0];  d[i] = d[i] * scale[i] + forward[i] * d[i - 1]
+ *   backward: d[i] += back[i] * d[i + 1]
+ * which solves the fixed-end system, or B of Sherman-Morrison on a ring; then, on a ring,
+ *   d[i] -= (d[0] + ring_last * d[n - 1]) * ring_scale * ring[i]. */
+static void
+solve_line (const RiverLine *l, float *d, int ring_correction)
+{
+  const int n = l->length;
+  d[0] *= l->scale[0];
+  for (int i = 1; i < n; i++)
+    d[i] = d[i] * l->scale[i] + l->forward[i] * d[i - 1];
+  for (int i = n - 2; i >= 0; i--)
+    d[i] += l->back[i] * d[i + 1];
+  if (ring_correction && l->ring != NULL)
+    {
+      const float alpha = (d[0] + l->ring_last * d[n - 1]) * l->ring_scale;
+      for (int i = 0; i < n; i++)
+        d[i] -= alpha * l->ring[i];
+    }
+}
+
+/* The factors of a line of n cells; a, b, c are the sub-, main and super-diagonal of row i
+ * of the system solved by the sweeps. */
+static void
+factor_line (RiverLine *l, int n, double k, int ring)
+{
+  const double diagonal = 1.0 + 2.0 * k;
+  /* Sherman-Morrison (Numerical Recipes' cyclic): A = B + u v^T with u = (gamma, 0, ...,
+   * -k), v = (1, 0, ..., -k / gamma); B is A without its corners, b0 and b(n-1) changed. */
+  const double gamma = -diagonal, corner = -k;
+  double       carried = 0.0; /* c(i-1) / pivot(i-1) */
+  for (int i = 0; i < n; i++)
+    {
+      const int end = i == 0 || i == n - 1;
+      double    a = i > 0 ? -k : 0.0, b = diagonal, c = i < n - 1 ? -k : 0.0;
+      if (end && ! ring) /* a fixed end: x = d */
+        a = c = 0.0, b = 1.0;
+      else if (ring && i == 0)
+        b -= gamma;
+      else if (ring && i == n - 1)
+        b -= corner * corner / gamma;
+      const double pivot = 1.0 / (b - a * carried);
+      l->scale[i] = (float) pivot;
+      l->forward[i] = (float) (-a * pivot);
+      carried = c * pivot;
+      l->back[i] = (float) -carried;
+    }
+  l->length = n;
+  if (ring)
+    {
+      for (int i = 0; i < n; i++)
+        l->ring[i] = i == 0 ? (float) gamma : i == n - 1 ? (float) corner : 0.0f;
+      solve_line (l, l->ring, 0);
+      l->ring_last = (float) (corner / gamma);
+      l->ring_scale = 1.0f / (1.0f + l->ring[0] + l->ring_last * l->ring[n - 1]);
+    }
+}
+
+TerrainStatus
+river_diffusion_init (RiverDiffusion *d, const RiverGrid *g, double coefficient)
+{
+  const size_t w = (size_t) g->width, h = (size_t) g->height;
+  const size_t line_floats = 4 * (w + h);
+  memset (d, 0, sizeof *d);
+  d->block = malloc ((line_floats + w + g->cells) * sizeof (float));
+  if (d->block == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  float *next = d->block;
+  RiverLine *lines[2] = { &d->row, &d->column };
+  const size_t lengths[2] = { w, h };
+  for (int l = 0; l < 2; l++)
+    {
+      lines[l]->scale = next;
+      lines[l]->forward = next + lengths[l];
+      lines[l]->back = next + 2 * lengths[l];
+      lines[l]->ring = g->wrap ? next + 3 * lengths[l] : NULL;
+      next += 4 * lengths[l];
+      if (lengths[l] >= 3)
+        factor_line (lines[l], (int) lengths[l], coefficient, g->wrap);
+    }
+  d->alpha = next;
+  d->before = next + w;
+  return TERRAIN_OK;
+}
+
+void
+river_diffusion_free (RiverDiffusion *d)
+{
+  free (d->block);
+  d->block = NULL;
+}
+
+typedef struct
+{
+  RiverDiffusion  *d;
+  const RiverGrid *g;
+  int              strips;
+} Pass;
+
+static void
+restore_roots (const RiverGrid *g, const float *before, size_t first, size_t end)
+{
+  for (size_t i = first; i < end; i++)
+    if (g->direction[i] == RIVER_NONE)
+      g->h[i] = before[i];
+}
+
+/* solve_line() on `count` rows at once, their sweeps interleaved: a row's sweep is a chain
+ * of dependent operations, several rows' are independent. Each row gets the same
+ * operations as alone. */
+static void
+solve_rows (const RiverLine *l, float *const *d, int count)
+{
+  const int n = l->length;
+  for (int r = 0; r < count; r++)
+    d[r][0] *= l->scale[0];
+  for (int i = 1; i < n; i++)
+    for (int r = 0; r < count; r++)
+      d[r][i] = d[r][i] * l->scale[i] + l->forward[i] * d[r][i - 1];
+  for (int i = n - 2; i >= 0; i--)
+    for (int r = 0; r < count; r++)
+      d[r][i] += l->back[i] * d[r][i + 1];
+  for (int r = 0; r < count && l->ring != NULL; r++)
+    {
+      const float alpha = (d[r][0] + l->ring_last * d[r][n - 1]) * l->ring_scale;
+      for (int i = 0; i < n; i++)
+        d[r][i] -= alpha * l->ring[i];
+    }
+}
+
+static void
+rows_task (void *user, int strip, int first, int end)
+{
+  const Pass  *p = user;
+  const size_t w = (size_t) p->g->width;
+  (void) strip;
+  memcpy (p->d->before + first * w, p->g->h + first * w, (end - first) * w * sizeof (float));
+  if (p->d->row.length == 0)
+    return;
+  for (int y = first; y < end; y += ROWS_AT_ONCE)
+    {
+      float *rows[ROWS_AT_ONCE];
+      int    count = 0;
+      for (; count < ROWS_AT_ONCE && y + count < end; count++)
+        rows[count] = p->g->h + (y + count) * w;
+      solve_rows (&p->d->row, rows, count);
+    }
+  restore_roots (p->g, p->d->before, first * w, end * w);
+}
+
+/* The column solver's sweeps of solve_line(), a row at a time over columns [c0, c1). */
+static void
+columns_task (void *user, int strip)
+{
+  const Pass      *p = user;
+  const RiverLine *l = &p->d->column;
+  const size_t     w = (size_t) p->g->width, n = (size_t) l->length;
+  const size_t     c0 = (size_t) ((double) w * strip / p->strips);
+  const size_t     c1 = (size_t) ((double) w * (strip + 1) / p->strips);
+  float           *h = p->g->h, *alpha = p->d->alpha;
+  for (size_t c = c0; c < c1; c++)
+    h[c] *= l->scale[0];
+  for (size_t i = 1; i < n; i++)
+    for (size_t c = c0; c < c1; c++)
+      h[i * w + c] = h[i * w + c] * l->scale[i] + l->forward[i] * h[(i - 1) * w + c];
+  for (size_t i = n - 1; i-- > 0;)
+    for (size_t c = c0; c < c1; c++)
+      h[i * w + c] += l->back[i] * h[(i + 1) * w + c];
+  if (l->ring != NULL)
+    {
+      for (size_t c = c0; c < c1; c++)
+        alpha[c] = (h[c] + l->ring_last * h[(n - 1) * w + c]) * l->ring_scale;
+      for (size_t i = 0; i < n; i++)
+        for (size_t c = c0; c < c1; c++)
+          h[i * w + c] -= alpha[c] * l->ring[i];
+    }
+  for (size_t i = 0; i < n; i++)
+    restore_roots (p->g, p->d->before, i * w + c0, i * w + c1);
+}
+
+void
+river_diffuse (RiverDiffusion *d, const RiverGrid *g)
+{
+  Pass p = { d, g, g->strips };
+  terrain_parallel_rows (g->height, g->strips, ROWS_PER_BATCH, rows_task, &p, NULL, 0.0, 0.0);
+  if (d->column.length == 0)
+    return;
+  p.strips = terrain_parallel_strips (g->width, g->cells * RIVER_WORK_PER_CELL);
+  terrain_parallel_for (p.strips, columns_task, &p);
+}

@@ -1,0 +1,300 @@
+/* River erosion: the run (set-up, steps, maps). See river-erosion.h for the model. */
+#include "river-erosion.h"
+
+#include "heightmap.h"
+#include "random.h"
+#include "river-internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The perturbation of the flat start with uplift from the layer, in layer units: far
+ * below a step's uplift, enough to give every cell its own height. */
+#define PERTURBATION 1e-4f
+/* Maps whose magnitude exceeds 2^MAX_EXPONENT are worked on scaled down by a power of two,
+ * so that no sum or difference of heights overflows. */
+#define MAX_EXPONENT 64
+
+/* ---- Checks and set-up ---- */
+
+static int
+in_range (double v, double lo, double hi)
+{
+  return v >= lo && v <= hi; /* NaN fails */
+}
+
+static int
+params_valid (const TerrainRiverErosion *p)
+{
+  return p->iterations >= 1 && p->iterations <= TERRAIN_RIVER_MAX_ITERATIONS &&
+         in_range (p->erosion, 0.0, TERRAIN_RIVER_MAX_EROSION) &&
+         in_range (p->area_exponent, TERRAIN_RIVER_MIN_AREA_EXPONENT,
+                   TERRAIN_RIVER_MAX_AREA_EXPONENT) &&
+         in_range (p->slope_exponent, TERRAIN_RIVER_MIN_SLOPE_EXPONENT,
+                   TERRAIN_RIVER_MAX_SLOPE_EXPONENT) &&
+         in_range (p->diffusion, 0.0, TERRAIN_RIVER_MAX_DIFFUSION) &&
+         in_range (p->sea_level, TERRAIN_RIVER_MIN_SEA_LEVEL, TERRAIN_RIVER_MAX_SEA_LEVEL) &&
+         (unsigned) p->uplift <= TERRAIN_RIVER_UPLIFT_LAYER &&
+         (unsigned) p->edges <= TERRAIN_RIVER_EDGES_WRAP;
+}
+
+/* One block for: stack and parent (4 bytes a cell each, and RIVER_NEIGHBOURS spare), area
+ * and sorted (4 + 4, adjacent), donors (2), outlet, direction and prefer (1 + 1 + 1), and
+ * with uplift the uplift and the working heights (4 + 4). */
+static TerrainStatus
+allocate (RiverRun *r, int with_uplift)
+{
+  const size_t n = r->g.cells, spare = RIVER_NEIGHBOURS;
+  const size_t per_cell = 16 + 2 + 3 + (with_uplift ? 8 : 0);
+  if (n > INT32_MAX || n > SIZE_MAX / per_cell - 2 * spare)
+    return TERRAIN_ERROR_NO_MEMORY;
+  unsigned char *b = r->block = malloc (n * per_cell + 2 * spare * sizeof (int32_t));
+  if (b == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  RiverGrid *g = &r->g;
+  g->stack = (int32_t *) (void *) b;
+  g->parent = g->stack + n + spare;
+  g->area = (float *) (void *) (g->parent + n + spare);
+  g->sorted = g->area + n;
+  b = (unsigned char *) (g->sorted + n);
+  if (with_uplift)
+    {
+      r->uplift = (float *) (void *) b;
+      g->h = r->uplift + n;
+      b += 8 * n;
+    }
+  g->donors = (uint16_t *) (void *) b;
+  g->outlet = b + 2 * n;
+  g->direction = b + 3 * n;
+  g->prefer = b + 4 * n;
+  return TERRAIN_OK;
+}
+
+static void
+set_units (RiverRun *r)
+{
+  const TerrainRiverErosion *p = r->p;
+  const double side = r->g.width > r->g.height ? r->g.width : r->g.height;
+  r->cell_area = 1.0 / (side * side);
+  r->distance_power[0] = pow (side, p->slope_exponent);
+  r->distance_power[1] = pow (side / sqrt (2.0), p->slope_exponent);
+  r->power[0] = 0.0;
+  for (int a = 1; a < RIVER_POWER_TABLE; a++)
+    r->power[a] = p->erosion * pow (a * r->cell_area, p->area_exponent);
+}
+
+/* The first cell of least value, for a wrapped map without sea. */
+static ptrdiff_t
+lowest_cell (const float *v, size_t n)
+{
+  size_t lowest = 0;
+  for (size_t i = 1; i < n; i++)
+    if (v[i] < v[lowest])
+      lowest = i;
+  return (ptrdiff_t) lowest;
+}
+
+static int
+has_sea (const float *v, size_t n, float sea)
+{
+  for (size_t i = 0; i < n; i++)
+    if (v[i] <= sea)
+      return 1;
+  return 0;
+}
+
+/* Uplift none: erode the layer in place, scaled down when its values are huge. */
+static void
+start_from_heights (RiverRun *r, float *heights)
+{
+  RiverGrid *g = &r->g;
+  float lo, hi;
+  terrain_min_max (heights, g->cells, &lo, &hi);
+  int exponent;
+  frexp (fmax (fabs (lo), fabs (hi)), &exponent);
+  r->scale_exponent = exponent > MAX_EXPONENT ? MAX_EXPONENT - exponent : 0;
+  g->h = heights;
+  if (r->scale_exponent)
+    for (size_t i = 0; i < g->cells; i++)
+      g->h[i] = (float) ldexp (g->h[i], r->scale_exponent);
+  g->sea = (float) ldexp (r->p->sea_level, r->scale_exponent);
+  g->outlet_fixed = 0;
+  g->lowest = g->wrap && ! has_sea (g->h, g->cells, g->sea) ? lowest_cell (g->h, g->cells) : -1;
+  r->floor = g->sea;
+  r->uplift = NULL;
+}
+
+/* Uplift from the layer: the layer is the uplift; outlets come from it and stay at 0, the
+ * rest starts at the perturbation. */
+static void
+start_from_uplift (RiverRun *r, const float *layer)
+{
+  RiverGrid  *g = &r->g;
+  const float sea = (float) r->p->sea_level;
+  const ptrdiff_t lowest = g->wrap && ! has_sea (layer, g->cells, sea)
+                             ? lowest_cell (layer, g->cells) : -1;
+  for (int y = 0; y < g->height; y++)
+    for (int x = 0; x < g->width; x++)
+      {
+        const size_t i = (size_t) y * g->width + x;
+        const int border = x == 0 || y == 0 || x == g->width - 1 || y == g->height - 1;
+        const float u = layer[i] < 0.0f ? 0.0f : layer[i] > 1.0f ? 1.0f : layer[i];
+        g->outlet[i] = (! g->wrap && border) || layer[i] <= sea || (ptrdiff_t) i == lowest;
+        r->uplift[i] = g->outlet[i] ? 0.0f : u;
+        g->h[i] = g->outlet[i] ? 0.0f
+                               : PERTURBATION * (0.5f + terrain_hash_to_unit (
+                                                          terrain_hash (0, x, y, 0)));
+      }
+  g->outlet_fixed = 1;
+  g->sea = -FLT_MAX;
+  g->lowest = -1;
+  r->floor = -FLT_MAX;
+  r->scale_exponent = 0;
+}
+
+/* ---- The end ---- */
+
+static void
+scale_map (float *map, size_t n, double factor)
+{
+  for (size_t i = 0; map && i < n; i++)
+    {
+      const double v = map[i] * factor;
+      map[i] = (float) (v > FLT_MAX ? FLT_MAX : v < -FLT_MAX ? -FLT_MAX : v);
+    }
+}
+
+/* log (area) / log (cells): 0 for a lone cell, 1 for the whole map. */
+static void
+write_flow (const RiverGrid *g, float *flow)
+{
+  const double whole = log ((double) g->cells);
+  for (size_t s = 0; s < g->cells; s++)
+    {
+      const double v = g->cells > 1 ? log ((double) g->area[s]) / whole : 1.0;
+      flow[g->stack[s]] = (float) (v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v);
+    }
+}
+
+/* Stretches the terrain grown from uplift onto [0, 1] (rounding may merge heights a float
+ * apart: they are taken apart again, below 1). */
+static void
+normalise (RiverRun *r)
+{
+  RiverGrid *g = &r->g;
+  float lo, hi;
+  terrain_min_max (g->h, g->cells, &lo, &hi);
+  terrain_normalize (g->h, g->cells);
+  const double factor = hi > lo ? 1.0 / ((double) hi - lo) : 0.0;
+  scale_map (r->eroded, g->cells, factor);
+  scale_map (r->deposited, g->cells, factor);
+  river_keep_draining (r, 1.0f);
+}
+
+/* Makes sure the result drains (it does after every step: a safety net), then the
+ * normalisation or the scale back, and the flow map. */
+static TerrainStatus
+finish (RiverRun *r, float *heights, TerrainRiverMaps *maps)
+{
+  RiverGrid *g = &r->g;
+  if (river_count_pits (g) > 0)
+    {
+      if (river_fill (g, r->deposited, r->progress, RIVER_STEPS_END, RIVER_STEPS_END) != TERRAIN_OK)
+        return TERRAIN_CANCELLED;
+      river_find_receivers (g, NULL, 0.0, 0.0);
+    }
+  river_order_and_area (g);
+  if (terrain_progress_report (r->progress, (RIVER_STEPS_END + 1.0) / 2))
+    return TERRAIN_CANCELLED;
+  if (r->uplift)
+    {
+      normalise (r);
+      memcpy (heights, g->h, g->cells * sizeof (float));
+    }
+  else if (r->scale_exponent)
+    {
+      scale_map (heights, g->cells, ldexp (1.0, -r->scale_exponent));
+      scale_map (r->eroded, g->cells, ldexp (1.0, -r->scale_exponent));
+      scale_map (r->deposited, g->cells, ldexp (1.0, -r->scale_exponent));
+    }
+  if (maps && maps->flow)
+    write_flow (g, maps->flow);
+  return TERRAIN_OK;
+}
+
+/* ---- Public entry points ---- */
+
+void
+terrain_river_erosion_defaults (TerrainRiverErosion *params)
+{
+  params->iterations = 30;
+  params->erosion = 0.1;
+  params->area_exponent = 0.5;
+  params->slope_exponent = 1.0;
+  params->diffusion = 1.0;
+  params->uplift = TERRAIN_RIVER_UPLIFT_NONE;
+  params->edges = TERRAIN_RIVER_EDGES_OPEN;
+  params->sea_level = 0.0;
+}
+
+static TerrainStatus
+prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps)
+{
+  RiverGrid *g = &r->g;
+  const int  with_uplift = r->p->uplift == TERRAIN_RIVER_UPLIFT_LAYER;
+  TerrainStatus status = allocate (r, with_uplift);
+  if (status == TERRAIN_OK && r->p->diffusion > 0.0)
+    {
+      const double side = g->width > g->height ? g->width : g->height;
+      status = river_diffusion_init (&r->diffusion, g, r->p->diffusion * 1e-6 * side * side);
+    }
+  if (status != TERRAIN_OK)
+    return status;
+  r->eroded = maps ? maps->erosion : NULL;
+  r->deposited = maps ? maps->deposition : NULL;
+  for (size_t i = 0; i < g->cells; i++)
+    {
+      if (r->eroded)
+        r->eroded[i] = 0.0f;
+      if (r->deposited)
+        r->deposited[i] = 0.0f;
+    }
+  set_units (r);
+  river_set_preferences (g);
+  if (with_uplift)
+    start_from_uplift (r, heights);
+  else
+    start_from_heights (r, heights);
+  return TERRAIN_OK;
+}
+
+TerrainStatus
+terrain_river_erosion (const TerrainRiverErosion *params, float *heights, int width,
+                       int height, TerrainRiverMaps *maps, const TerrainProgress *progress)
+{
+  TerrainStatus status = terrain_check_size (width, height);
+  if (status != TERRAIN_OK)
+    return status;
+  if (! params_valid (params) || terrain_has_non_finite (heights, (size_t) width * height))
+    return TERRAIN_ERROR_INVALID;
+
+  RiverRun r = { 0 };
+  r.p = params;
+  r.progress = progress;
+  river_grid_init (&r.g, width, height, params->edges == TERRAIN_RIVER_EDGES_WRAP);
+  r.g.strips = terrain_parallel_strips (height, r.g.cells * RIVER_WORK_PER_CELL);
+  status = prepare (&r, heights, maps);
+  if (status == TERRAIN_OK)
+    status = river_find_receivers (&r.g, progress, 0.0, 0.0);
+  if (status == TERRAIN_OK)
+    status = river_fill (&r.g, r.deposited, progress, 0.0, RIVER_FILL_END);
+  for (int step = 0; step < params->iterations && status == TERRAIN_OK; step++)
+    status = river_step (&r, step);
+  if (status == TERRAIN_OK)
+    status = finish (&r, heights, maps);
+  if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
+    status = TERRAIN_CANCELLED;
+  river_diffusion_free (&r.diffusion);
+  free (r.block);
+  return status;
+}

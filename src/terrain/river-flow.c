@@ -1,0 +1,392 @@
+/* River erosion: D8 receivers, the receiver order ("stack") and drainage area (Braun &
+ * Willett 2013), and the pit count. */
+#include "random.h"
+#include "river-internal.h"
+
+#include <math.h>
+
+const int RIVER_DX[RIVER_NEIGHBOURS] = { 0, 0, -1, 1, -1, 1, 1, -1 };
+const int RIVER_DY[RIVER_NEIGHBOURS] = { -1, 1, 0, 0, -1, 1, -1, 1 };
+
+/* Cells between two progress reports with one strip: a few milliseconds of work. */
+#define CELLS_PER_REPORT (1 << 18)
+
+void
+river_grid_init (RiverGrid *g, int width, int height, int wrap)
+{
+  g->width = width;
+  g->height = height;
+  g->cells = (size_t) width * height;
+  g->wrap = wrap;
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    {
+      g->offset[k] = (ptrdiff_t) RIVER_DY[k] * width + RIVER_DX[k];
+      g->inverse_distance[k] = k < 4 ? 1.0f : (float) (1.0 / sqrt (2.0));
+    }
+}
+
+/* Among neighbours of equal slope, cell i prefers those whose bit is set in prefer[i]: a
+ * fixed pseudo-random choice, so that flats do not drain in parallel lines as a fixed
+ * order of directions would make them (layers of 8 or 16 bits have many equal steps). */
+void
+river_set_preferences (RiverGrid *g)
+{
+  for (size_t i = 0; i < g->cells; i++)
+    g->prefer[i] = (uint8_t) (terrain_mix32 ((uint32_t) i) >> 24);
+}
+
+static int
+report_rows (const RiverGrid *g)
+{
+  const int rows = CELLS_PER_REPORT / g->width;
+  return rows > 1 ? rows : 1;
+}
+
+/* ---- Receivers ---- */
+
+/* Outlets of row y from the heights: the border when open, cells at or below the sea, and
+ * the lowest cell. */
+static void
+row_outlets (RiverGrid *g, int y)
+{
+  const size_t row = (size_t) y * g->width, w = (size_t) g->width;
+  const float  sea = g->sea;
+  const float *restrict h = g->h + row;
+  uint8_t *restrict     outlet = g->outlet + row;
+  for (size_t x = 0; x < w; x++)
+    outlet[x] = h[x] <= sea;
+  if (! g->wrap && (y == 0 || y == g->height - 1))
+    memset (g->outlet + row, 1, w);
+  else if (! g->wrap)
+    g->outlet[row] = g->outlet[row + w - 1] = 1;
+  if (g->lowest >= (ptrdiff_t) row && g->lowest < (ptrdiff_t) (row + w))
+    g->outlet[g->lowest] = 1;
+}
+
+/* ---- Row kernels ----
+ * Interior cells go BLOCK at a time through loops of a constant trip count with no branch,
+ * which GCC (even at -O2) vectorises; the last block of a row is moved back to end at the
+ * row's last interior cell, computing a few cells again to the same bits. Border cells and
+ * short rows take the same inline functions through a copy of their neighbourhood, so a
+ * cell's result depends on its neighbourhood only. */
+
+#define BLOCK 16
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE static inline __attribute__ ((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
+ALWAYS_INLINE uint32_t
+float_bits (float v)
+{
+  uint32_t bits;
+  memcpy (&bits, &v, sizeof bits);
+  return bits;
+}
+
+/* Keeps direction k when the slope from `here` to `there` is the largest > 0 so far, or
+ * equal to it and preferred. The tests are on the bits of best - slope: comparisons here
+ * become branches. */
+ALWAYS_INLINE void
+consider (float here, float there, uint32_t k, float inverse_distance, uint32_t prefer,
+          float *best, uint32_t *best_k)
+{
+  const float    slope = (here - there) * inverse_distance;
+  const uint32_t difference = float_bits (*best - slope);
+  const uint32_t steeper = 0u - (difference >> 31);
+  const uint32_t tied = 0u - (uint32_t) ((difference << 1) == 0 && float_bits (*best) != 0);
+  const uint32_t take = steeper | (tied & (0u - (prefer >> k & 1)));
+  *best_k ^= (*best_k ^ k) & take;
+  *best = slope > *best ? slope : *best;
+}
+
+/* The direction of the receiver of the cell at h[0] (RIVER_NONE for an outlet): its
+ * neighbour of steepest descent; among equal slopes, one whose bit is set in `prefer`. */
+ALWAYS_INLINE uint8_t
+steepest (const float *h, const ptrdiff_t *offset, const float *inverse_distance,
+          uint32_t prefer, uint8_t outlet)
+{
+  const float    here = h[0];
+  float          best = 0.0f;
+  uint32_t       k = RIVER_NONE;
+  consider (here, h[offset[0]], 0, inverse_distance[0], prefer, &best, &k);
+  consider (here, h[offset[1]], 1, inverse_distance[1], prefer, &best, &k);
+  consider (here, h[offset[2]], 2, inverse_distance[2], prefer, &best, &k);
+  consider (here, h[offset[3]], 3, inverse_distance[3], prefer, &best, &k);
+  consider (here, h[offset[4]], 4, inverse_distance[4], prefer, &best, &k);
+  consider (here, h[offset[5]], 5, inverse_distance[5], prefer, &best, &k);
+  consider (here, h[offset[6]], 6, inverse_distance[6], prefer, &best, &k);
+  consider (here, h[offset[7]], 7, inverse_distance[7], prefer, &best, &k);
+  const uint32_t is_outlet = 0u - (uint32_t) (outlet != 0);
+  return (uint8_t) ((k & ~is_outlet) | (RIVER_NONE & is_outlet));
+}
+
+/* Bit k when neighbour k (direction[offset[k]]) drains into the cell at direction[0]. */
+ALWAYS_INLINE uint16_t
+donor_bits (const uint8_t *d, const ptrdiff_t *offset)
+{
+  return (uint16_t) ((d[offset[0]] == 1) | (d[offset[1]] == 0) << 1 | (d[offset[2]] == 3) << 2 |
+                     (d[offset[3]] == 2) << 3 | (d[offset[4]] == 5) << 4 |
+                     (d[offset[5]] == 4) << 5 | (d[offset[6]] == 7) << 6 |
+                     (d[offset[7]] == 6) << 7);
+}
+
+static void
+receivers_block (const float *restrict h, const uint8_t *restrict outlet,
+                 const uint8_t *restrict prefer, uint8_t *restrict direction,
+                 const ptrdiff_t *restrict offset, const float *restrict inverse_distance)
+{
+  for (int x = 0; x < BLOCK; x++)
+    direction[x] = steepest (h + x, offset, inverse_distance, prefer[x], outlet[x]);
+}
+
+static void
+donors_block (const uint8_t *restrict direction, uint16_t *restrict donors,
+              const ptrdiff_t *restrict offset)
+{
+  for (int x = 0; x < BLOCK; x++)
+    donors[x] = donor_bits (direction + x, offset);
+}
+
+/* Where the neighbours of a cell are in a copy of its neighbourhood: the cell first, then
+ * its neighbours in direction order. */
+static const ptrdiff_t copied_offset[RIVER_NEIGHBOURS] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+static void
+border_receiver (RiverGrid *g, int x, int y)
+{
+  const size_t i = (size_t) y * g->width + x;
+  float        h[1 + RIVER_NEIGHBOURS];
+  if (g->outlet[i]) /* every border cell of an open map */
+    {
+      g->direction[i] = RIVER_NONE;
+      return;
+    }
+  h[0] = g->h[i];
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    {
+      const ptrdiff_t j = river_neighbour (g, x, y, k);
+      h[1 + k] = j >= 0 ? g->h[j] : h[0]; /* level: never a receiver */
+    }
+  g->direction[i] = steepest (h, copied_offset, g->inverse_distance, g->prefer[i], 0);
+}
+
+static void
+border_donors (RiverGrid *g, int x, int y)
+{
+  uint8_t d[1 + RIVER_NEIGHBOURS];
+  d[0] = RIVER_NONE;
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    {
+      const ptrdiff_t j = river_neighbour (g, x, y, k);
+      d[1 + k] = j >= 0 ? g->direction[j] : RIVER_NONE;
+    }
+  g->donors[(size_t) y * g->width + x] =
+    (uint16_t) (donor_bits (d, copied_offset) | (g->wrap ? RIVER_WRAPS : 0));
+}
+
+/* The first block of the interior columns [1, end), and the one after the block at x;
+ * -1 when there is none (rows shorter than a block go cell by cell). */
+static int
+first_block (int end)
+{
+  return end - 1 >= BLOCK ? 1 : -1;
+}
+
+static int
+next_block (int x, int end)
+{
+  return x + BLOCK >= end ? -1 : x + 2 * BLOCK <= end ? x + BLOCK : end - BLOCK;
+}
+
+static void
+receivers_rows (void *user, int strip, int first, int end)
+{
+  RiverGrid *g = user;
+  const int  w = g->width;
+  (void) strip;
+  for (int y = first; y < end; y++)
+    {
+      const size_t row = (size_t) y * w;
+      const int    inner = y > 0 && y < g->height - 1 && w > 2;
+      if (! g->outlet_fixed)
+        row_outlets (g, y);
+      if (inner && first_block (w - 1) > 0)
+        for (int x = first_block (w - 1); x > 0; x = next_block (x, w - 1))
+          receivers_block (g->h + row + x, g->outlet + row + x, g->prefer + row + x,
+                           g->direction + row + x, g->offset, g->inverse_distance);
+      else if (inner)
+        for (size_t i = row + 1; i < row + w - 1; i++)
+          g->direction[i] =
+            steepest (g->h + i, g->offset, g->inverse_distance, g->prefer[i], g->outlet[i]);
+      for (int x = 0; x < w; x += inner && x == 0 ? w - 1 : 1)
+        border_receiver (g, x, y);
+    }
+}
+
+/* Donor bits of every cell, gathered from the neighbours' directions, so each cell's are
+ * written by its own strip. */
+static void
+donors_rows (void *user, int strip, int first, int end)
+{
+  RiverGrid *g = user;
+  const int  w = g->width;
+  (void) strip;
+  for (int y = first; y < end; y++)
+    {
+      const size_t row = (size_t) y * w;
+      const int    inner = y > 0 && y < g->height - 1 && w > 2;
+      if (inner && first_block (w - 1) > 0)
+        for (int x = first_block (w - 1); x > 0; x = next_block (x, w - 1))
+          donors_block (g->direction + row + x, g->donors + row + x, g->offset);
+      else if (inner)
+        for (size_t i = row + 1; i < row + w - 1; i++)
+          g->donors[i] = donor_bits (g->direction + i, g->offset);
+      for (int x = 0; x < w; x += inner && x == 0 ? w - 1 : 1)
+        border_donors (g, x, y);
+    }
+}
+
+TerrainStatus
+river_find_receivers (RiverGrid *g, const TerrainProgress *progress, double from, double to)
+{
+  const double middle = from + (to - from) * 0.6;
+  if (terrain_parallel_rows (g->height, g->strips, report_rows (g), receivers_rows, g, progress,
+                             from, middle) != TERRAIN_OK)
+    return TERRAIN_CANCELLED;
+  return terrain_parallel_rows (g->height, g->strips, report_rows (g), donors_rows, g, progress,
+                                middle, to);
+}
+
+/* ---- Receiver order and area ---- */
+
+/* Places the donors of the cell at place `head` after `top`; returns the new top. A cell
+ * whose donors are not at fixed offsets (on the border of a wrapped map) takes them one by
+ * one; any other writes all 8 candidates and keeps the donors, without a branch on the
+ * donor bits (the arrays have RIVER_NEIGHBOURS spare places at their end for this). */
+static size_t
+place_donors (RiverGrid *g, size_t head, size_t top)
+{
+  const size_t   i = (size_t) g->stack[head];
+  const unsigned bits = g->donors[i];
+  if (bits & RIVER_WRAPS)
+    {
+      for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+        if (bits & (1u << k))
+          {
+            g->stack[top] = (int32_t) river_neighbour (g, (int) (i % g->width),
+                                                       (int) (i / g->width), k);
+            g->parent[top++] = (int32_t) head;
+          }
+      return top;
+    }
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    {
+      g->stack[top] = (int32_t) ((ptrdiff_t) i + g->offset[k]);
+      g->parent[top] = (int32_t) head;
+      top += bits >> k & 1;
+    }
+  return top;
+}
+
+/* Breadth first over each root's tree in turn: every cell comes after its receiver, and a
+ * tree's cells are together. The order doubles as the queue: the cells to place next are
+ * known well ahead, so their donor bits are fetched while others are placed (depth first,
+ * every fetch would wait for the one before, along each river). */
+static void
+build_stack (RiverGrid *g)
+{
+  size_t top = 0;
+  for (size_t root = 0; root < g->cells; root++)
+    {
+      if (g->direction[root] != RIVER_NONE)
+        continue;
+      size_t head = top;
+      g->stack[top] = (int32_t) root;
+      g->parent[top] = (int32_t) top;
+      for (top++; head < top; head++)
+        top = place_donors (g, head, top);
+    }
+}
+
+/* Chunks of whole trees of about equal size: RIVER_CHUNK_BATCHES per thread. */
+static void
+cut_chunks (RiverGrid *g)
+{
+  int wanted = RIVER_CHUNK_BATCHES * terrain_parallel_threads ();
+  wanted = wanted < RIVER_MAX_CHUNKS ? wanted : RIVER_MAX_CHUNKS;
+  g->chunks = 0;
+  g->chunk_start[0] = 0;
+  for (int c = 1; c <= wanted; c++)
+    {
+      size_t s = (size_t) ((double) g->cells * c / wanted);
+      while (s < g->cells && g->parent[s] != (int32_t) s)
+        s++; /* to the next tree */
+      if (s > g->chunk_start[g->chunks])
+        g->chunk_start[++g->chunks] = s;
+    }
+}
+
+typedef struct
+{
+  const RiverGrid *g;
+  void (*task) (void *user, size_t first, size_t end);
+  void *user;
+  int   first; /* the batch's first chunk */
+} AlongStack;
+
+static void
+run_chunk (void *user, int index)
+{
+  const AlongStack *a = user;
+  const int         chunk = a->first + index;
+  a->task (a->user, a->g->chunk_start[chunk], a->g->chunk_start[chunk + 1]);
+}
+
+TerrainStatus
+river_along_stack (const RiverGrid *g, void (*task) (void *user, size_t first, size_t end),
+                   void *user, const TerrainProgress *progress, double from, double to)
+{
+  const int  batch = progress ? terrain_parallel_threads () : g->chunks;
+  AlongStack a = { g, task, user, 0 };
+  for (; a.first < g->chunks; a.first += batch)
+    {
+      if (terrain_progress_report (progress, from + (to - from) * a.first / g->chunks))
+        return TERRAIN_CANCELLED;
+      terrain_parallel_for (g->chunks - a.first < batch ? g->chunks - a.first : batch,
+                            run_chunk, &a);
+    }
+  return TERRAIN_OK;
+}
+
+/* Sources first: every cell passes its area on to its receiver. */
+static void
+accumulate_area (void *user, size_t first, size_t end)
+{
+  const RiverGrid *g = user;
+  for (size_t s = first; s < end; s++)
+    g->area[s] = 1.0f;
+  for (size_t s = end; s-- > first;)
+    if (g->parent[s] != (int32_t) s)
+      g->area[g->parent[s]] += g->area[s];
+}
+
+void
+river_order_and_area (RiverGrid *g)
+{
+  build_stack (g);
+  cut_chunks (g);
+  river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
+}
+
+size_t
+river_count_pits (RiverGrid *g)
+{
+  river_find_receivers (g, NULL, 0.0, 0.0);
+  size_t pits = 0;
+  for (size_t i = 0; i < g->cells; i++)
+    pits += g->direction[i] == RIVER_NONE && ! g->outlet[i];
+  return pits;
+}

@@ -1,0 +1,194 @@
+/* River erosion's internals, shared by river-erosion.c (set-up and end of the run),
+ * river-step.c (one step), river-flow.c (receivers, receiver order, drainage area, pits),
+ * river-fill.c (priority-flood) and river-diffusion.c (hillslope diffusion). Not a public
+ * header: nothing outside these files includes it. */
+#ifndef TERRAIN_RIVER_INTERNAL_H
+#define TERRAIN_RIVER_INTERNAL_H
+
+#include "river-erosion.h"
+
+#include <float.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Neighbour k of a cell is at (x + RIVER_DX[k], y + RIVER_DY[k]): N S W E NW SE NE SW, so
+ * that k ^ 1 is the opposite direction. */
+#define RIVER_NEIGHBOURS 8
+#define RIVER_NONE       RIVER_NEIGHBOURS /* direction of a cell that drains nowhere */
+extern const int RIVER_DX[RIVER_NEIGHBOURS], RIVER_DY[RIVER_NEIGHBOURS];
+
+/* Bit RIVER_WRAPS of a cell's donor bits: its neighbours wrap around the map, so their
+ * index is not the cell's plus a fixed offset. */
+#define RIVER_WRAPS (1u << RIVER_NEIGHBOURS)
+
+/* The passes along the receiver order run in this many batches of a chunk per thread
+ * (they report progress between batches), on RIVER_MAX_CHUNKS chunks at most. */
+#define RIVER_CHUNK_BATCHES 8
+#define RIVER_MAX_CHUNKS    256
+
+/* A cell of a per-step pass costs about as much as this many cells of a plain pass: the
+ * weight terrain_parallel_strips() is given, so that 1024 x 1024 maps use every thread. */
+#define RIVER_WORK_PER_CELL 16
+
+/* The grid and its per-step drainage. A root is a cell that drains into no neighbour: an
+ * outlet, or (never after a fill) a pit.
+ *
+ * The passes along the receiver order (area, incision, keeping the map draining) are
+ * chains: a cell needs its receiver's result. They keep it by place in the order (area,
+ * sorted), where a cell finds it through `parent`: no receiver index is stored. */
+typedef struct
+{
+  int       width, height;
+  size_t    cells;
+  int       wrap;          /* TERRAIN_RIVER_EDGES_WRAP */
+  ptrdiff_t offset[RIVER_NEIGHBOURS]; /* index step to each neighbour, without wrapping */
+  float     inverse_distance[RIVER_NEIGHBOURS]; /* 1 axial, 1 / sqrt 2 diagonal, in pixels */
+  float    *h;             /* the heights being worked on */
+  uint8_t  *outlet;        /* 1 for an outlet; kept up to date by river_find_receivers */
+  /* How outlets are found: a fixed mask (outlet_fixed: `outlet` is never recomputed), or
+   * from the heights: the border when open, cells at or below `sea`, and `lowest` (-1: none). */
+  int       outlet_fixed;
+  float     sea;
+  ptrdiff_t lowest;
+  uint8_t  *direction;     /* direction of the receiver, RIVER_NONE for a root */
+  uint8_t  *prefer;        /* bit k: among equal slopes, the cell drains to neighbour k */
+  uint16_t *donors;        /* bit k: neighbour k drains into the cell; RIVER_WRAPS */
+  /* The receiver order (Braun & Willett's stack), tree after tree: stack[s] is the cell at
+   * place s, parent[s] the place of its receiver (s for a root). stack and parent have
+   * RIVER_NEIGHBOURS spare places at their end; area and sorted are adjacent (8 bytes a
+   * cell: the fill's heap). */
+  int32_t  *stack, *parent;
+  float    *area;          /* by place: drainage area in cells (the cell and all it drains) */
+  float    *sorted;        /* by place: the heights a chain has made */
+  int       strips;        /* row strips of the parallel passes */
+  /* The stack in chunks of whole trees, for the passes along it: chunk c is
+   * places chunk_start[c] .. chunk_start[c + 1] - 1. */
+  int       chunks;
+  size_t    chunk_start[RIVER_MAX_CHUNKS + 1];
+} RiverGrid;
+
+/* ---- Floats ---- */
+
+/* The next float above v (finite v; FLT_MAX stays FLT_MAX): the least height that still
+ * drains into a cell of height v. */
+static inline float
+river_float_above (float v)
+{
+  if (v >= FLT_MAX)
+    return FLT_MAX;
+  if (v == 0.0f)
+    return FLT_TRUE_MIN;
+  uint32_t bits;
+  memcpy (&bits, &v, sizeof bits);
+  bits += v > 0.0f ? 1 : -1;
+  memcpy (&v, &bits, sizeof v);
+  return v;
+}
+
+/* Index of the neighbour of cell i (at x, y) in direction k, or -1 when it lies off an
+ * open map. */
+static inline ptrdiff_t
+river_neighbour (const RiverGrid *g, int x, int y, int k)
+{
+  int nx = x + RIVER_DX[k], ny = y + RIVER_DY[k];
+  if (g->wrap)
+    {
+      nx = nx < 0 ? nx + g->width : nx >= g->width ? nx - g->width : nx;
+      ny = ny < 0 ? ny + g->height : ny >= g->height ? ny - g->height : ny;
+    }
+  else if (nx < 0 || nx >= g->width || ny < 0 || ny >= g->height)
+    return -1;
+  return (ptrdiff_t) ny * g->width + nx;
+}
+
+/* ---- river-flow.c ---- */
+
+/* Sets up the neighbour tables of a width x height grid (buffers are the caller's). */
+void          river_grid_init (RiverGrid *g, int width, int height, int wrap);
+/* Fills g->prefer (once: it depends on the cell only). */
+void          river_set_preferences (RiverGrid *g);
+/* Outlets (unless fixed), the direction of every cell's receiver, then the donor bits;
+ * reports progress on [from, to]. */
+TerrainStatus river_find_receivers (RiverGrid *g, const TerrainProgress *progress,
+                                    double from, double to);
+/* The receiver order and its chunks (one thread), and the drainage area of every place. */
+void          river_order_and_area (RiverGrid *g);
+/* Runs task (user, first, end) on every chunk's places, on the threads there are: trees
+ * are independent, so the result is the one of a single pass in receiver order. With a
+ * progress, a chunk per thread at a time, reporting on [from, to] before each batch. */
+TerrainStatus river_along_stack (const RiverGrid *g,
+                                 void (*task) (void *user, size_t first, size_t end),
+                                 void *user, const TerrainProgress *progress, double from,
+                                 double to);
+/* Non-outlet cells without a strictly lower neighbour, outlets found from the heights. */
+size_t        river_count_pits (RiverGrid *g);
+
+/* ---- river-fill.c ---- */
+
+/* Priority-flood+epsilon (Barnes, Lehman & Mulla 2014) from the outlets in g->outlet:
+ * raises every cell that has no descending path to an outlet to a few floats above the
+ * cell it is reached from (river-fill.c), so every non-outlet cell ends strictly above a
+ * neighbour. Adds what it raises to `raised` when not NULL. Uses g->donors, area and
+ * sorted as scratch. Reports on [from, to]. */
+TerrainStatus river_fill (RiverGrid *g, float *raised, const TerrainProgress *progress,
+                          double from, double to);
+
+/* ---- river-diffusion.c ---- */
+
+/* The solver of the lines of one direction (all of one length): see river-diffusion.c.
+ * length 0: lines too short to diffuse along. */
+typedef struct
+{
+  int    length;
+  float *scale, *forward, *back; /* Thomas factors, `length` each */
+  float *ring;                   /* wrapped maps: the Sherman-Morrison vector; else NULL */
+  float  ring_last, ring_scale;
+} RiverLine;
+
+typedef struct
+{
+  RiverLine row, column;
+  float    *alpha;  /* per column: its ring correction */
+  float    *before; /* the heights before the step, width x height */
+  float    *block;  /* the one allocation behind all of the above */
+} RiverDiffusion;
+
+/* Prepares the solvers of a coefficient > 0 (in pixels^2 per step); NO_MEMORY when a
+ * buffer cannot be had. */
+TerrainStatus river_diffusion_init (RiverDiffusion *d, const RiverGrid *g, double coefficient);
+void          river_diffusion_free (RiverDiffusion *d);
+/* One implicit step of hillslope diffusion on g->h; roots (g->direction RIVER_NONE) keep
+ * their heights. The heights before it are left in d->before. */
+void          river_diffuse (RiverDiffusion *d, const RiverGrid *g);
+
+/* ---- The run: river-erosion.c and river-step.c ---- */
+
+/* Share of the progress range: the first fill, then the steps, then the maps. */
+#define RIVER_FILL_END  0.05
+#define RIVER_STEPS_END 0.97
+/* erosion A^m is looked up for areas below this many cells (most cells), computed above. */
+#define RIVER_POWER_TABLE 4096
+
+typedef struct
+{
+  const TerrainRiverErosion *p;
+  const TerrainProgress     *progress;
+  RiverGrid                  g;
+  RiverDiffusion             diffusion;  /* block NULL without diffusion */
+  float                     *uplift;     /* uplift per step, 0 on outlets; NULL: none */
+  float                     *eroded, *deposited; /* the maps, or NULL */
+  float                      floor;      /* the lowest incision takes a cell to */
+  double                     cell_area;  /* of a pixel, in L^2 */
+  double                     distance_power[2]; /* (L / d)^n axial, diagonal */
+  double                     power[RIVER_POWER_TABLE]; /* erosion (a cell_area)^m, a cells */
+  int                        scale_exponent; /* heights are worked on times 2^this */
+  void                      *block; /* the one allocation behind the grid's arrays */
+} RiverRun;
+
+/* Step `step` of the run (river-erosion.h); TERRAIN_CANCELLED when asked to stop. */
+TerrainStatus river_step (RiverRun *r, int step);
+/* Raises every non-root cell to at least the float above its receiver (in the receiver
+ * order of the last river_order_and_area), but not above `top`. */
+void          river_keep_draining (RiverRun *r, float top);
+
+#endif
