@@ -5,6 +5,7 @@
 
 #include "apply.h"
 #include "arg-values.h"
+#include "canvas-preview.h"
 #include "layer-io.h"
 #include "register.h"
 #include "shade.h"
@@ -105,11 +106,25 @@ new_seed (GtkButton *button, GimpProcedureConfig *config)
   g_object_set (config, "seed", g_random_int_range (0, G_MAXINT), NULL);
 }
 
-/* The rows in dialog order: the seed shares a row with its button; the relief controls
- * come last. */
+/* Why the dialog cannot show the result on the canvas: a note's row id. */
+static const gchar *
+note_row (GimpProcedureDialog *dialog, const gchar *why_not)
+{
+  gchar     *text = g_strdup_printf (_("The result is written by the plug-in: %s."), why_not);
+  GtkWidget *note = gimp_procedure_dialog_get_label (dialog, "why-not-on-canvas", text, FALSE,
+                                                     FALSE);
+  gtk_label_set_line_wrap (GTK_LABEL (note), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (note), 50);
+  gimp_label_set_attributes (GTK_LABEL (note), PANGO_ATTR_STYLE, PANGO_STYLE_ITALIC, -1);
+  g_free (text);
+  return "why-not-on-canvas";
+}
+
+/* The rows in dialog order: the seed shares a row with its button; then the choices about
+ * the canvas when GIMP shows the result there (else why not), the relief controls last. */
 static GList *
 dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
-             GimpProcedureConfig *config)
+             GimpProcedureConfig *config, gboolean on_canvas, const gchar *why_not)
 {
   GList *rows = NULL;
   for (const TerrainArg *arg = info->args; arg->name; arg++)
@@ -127,6 +142,13 @@ dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
       g_signal_connect (button, "clicked", G_CALLBACK (new_seed), config);
       rows = g_list_append (rows, (gpointer) "seed-row");
     }
+  if (on_canvas)
+    {
+      rows = g_list_append (rows, (gpointer) TERRAIN_AUX_CANVAS);
+      rows = g_list_append (rows, (gpointer) TERRAIN_AUX_MERGE);
+    }
+  else
+    rows = g_list_append (rows, (gpointer) note_row (dialog, why_not));
   rows = g_list_append (rows, (gpointer) TERRAIN_AUX_RELIEF);
   rows = g_list_append (rows, (gpointer) TERRAIN_AUX_AZIMUTH);
   rows = g_list_append (rows, (gpointer) TERRAIN_AUX_ELEVATION);
@@ -168,11 +190,22 @@ apply_conditions (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
     }
 }
 
+static void
+canvas_toggled (GObject *config, GParamSpec *pspec, TerrainCanvasPreview *canvas)
+{
+  gboolean show;
+  (void) pspec;
+  g_object_get (config, TERRAIN_AUX_CANVAS, &show, NULL);
+  terrain_canvas_preview_show (canvas, show);
+}
+
+
 gboolean
 terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
                     GimpProcedureConfig *config, GimpDrawable *drawable)
 {
   Preview p = { info, config, drawable, NULL };
+  gchar  *why_not = NULL;
 
   GtkWidget *dialog = gimp_procedure_dialog_new (procedure, config, NULL);
   /* Filters show the artist's own strokes 1:1; generators the whole layer. */
@@ -185,14 +218,32 @@ terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
   g_signal_connect (preview, "invalidated", G_CALLBACK (render_preview), &p);
   g_signal_connect_swapped (config, "notify", G_CALLBACK (gimp_preview_invalidate), preview);
 
-  GList *rows = dialog_rows (GIMP_PROCEDURE_DIALOG (dialog), info, config);
+  TerrainCanvasPreview *canvas = terrain_canvas_preview_new (info, config, drawable, &why_not);
+  if (canvas)
+    {
+      g_signal_connect (config, "notify::" TERRAIN_AUX_CANVAS, G_CALLBACK (canvas_toggled), canvas);
+      canvas_toggled (G_OBJECT (config), NULL, canvas);
+    }
+  GList *rows = dialog_rows (GIMP_PROCEDURE_DIALOG (dialog), info, config, canvas != NULL,
+                             why_not);
   gimp_procedure_dialog_fill_list (GIMP_PROCEDURE_DIALOG (dialog), rows);
   g_list_free (rows);
   apply_conditions (GIMP_PROCEDURE_DIALOG (dialog), info, config);
 
   gboolean ok = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (dialog));
   g_signal_handlers_disconnect_by_data (config, preview);
+  if (canvas)
+    {
+      gboolean merge;
+      g_signal_handlers_disconnect_by_func (config, G_CALLBACK (canvas_toggled), canvas);
+      g_object_get (config, TERRAIN_AUX_MERGE, &merge, NULL);
+      g_object_set (config, TERRAIN_ARG_NON_DESTRUCTIVE, ! merge, NULL);
+      terrain_canvas_preview_free (canvas);
+    }
+  else
+    g_object_set (config, TERRAIN_ARG_NON_DESTRUCTIVE, FALSE, NULL);
   gtk_widget_destroy (dialog);
   g_free (p.scratch);
+  g_free (why_not);
   return ok;
 }

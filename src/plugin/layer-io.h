@@ -5,9 +5,6 @@
 
 #include <libgimp/gimp.h>
 
-/* Starts GEGL for the write path (gimp_ui_init has started it already when interactive). */
-void        terrain_start_gegl (gboolean interactive);
-
 /* gimp_progress_update, at most once per 2 % of progress (and at 0 and 1): each update is a
  * round trip to GIMP, some 0.1 to 0.2 ms, and the core may report hundreds of times. */
 void        terrain_progress_update (double fraction);

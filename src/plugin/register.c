@@ -68,6 +68,15 @@ terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info)
                                          "gimp-terrain's GEGL module in GIMP and a layer"),
                                        FALSE, G_PARAM_READWRITE);
 
+  gimp_procedure_add_boolean_aux_argument (procedure, TERRAIN_AUX_MERGE, _("_Merge filter"),
+                                           _("Change the layer's pixels instead of leaving "
+                                             "an editable effect on it"),
+                                           FALSE, G_PARAM_READWRITE);
+  gimp_procedure_add_boolean_aux_argument (procedure, TERRAIN_AUX_CANVAS,
+                                           _("Pre_view on canvas"),
+                                           _("Show the result on the layer while the dialog "
+                                             "is open"),
+                                           TRUE, G_PARAM_READWRITE);
   gimp_procedure_add_boolean_aux_argument (procedure, TERRAIN_AUX_RELIEF, _("Relief preview"),
                                            _("Show the preview lit as a hillshade"), FALSE,
                                            G_PARAM_READWRITE);

@@ -15,6 +15,8 @@
 
 /* Dialog-only settings every procedure has (aux arguments: remembered, not in the PDB). */
 #define TERRAIN_AUX_RELIEF    "relief-preview"
+#define TERRAIN_AUX_MERGE     "merge-filter"
+#define TERRAIN_AUX_CANVAS    "canvas-preview"
 #define TERRAIN_AUX_AZIMUTH   "light-azimuth"
 #define TERRAIN_AUX_ELEVATION "light-elevation"
 

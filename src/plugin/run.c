@@ -60,12 +60,9 @@ terrain_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
       gimp_ui_init (PLUG_IN_BINARY);
-      terrain_start_gegl (TRUE);
       if (! terrain_dialog_run (info, procedure, config, drawable))
         return fail (procedure, GIMP_PDB_CANCEL, NULL);
     }
-  else
-    terrain_start_gegl (FALSE);
   terrain_use_threads (terrain_thread_count ());
 
   gboolean non_destructive;

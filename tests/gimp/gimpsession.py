@@ -94,7 +94,7 @@ class GimpSession:
     """plugin_binary: the terrain binary to test, or None for none. plugin_dirs: folders
     put first on the plug-in path as they are (an installed plug-ins/ folder). modules: GEGL
     modules GIMP loads (linked into the session's per-user gegl-0.4/plug-ins folder, where
-    GIMP looks for third-party operations)."""
+    GIMP looks for third-party operations, with the plug-in's catalogs beside them)."""
 
     def __init__(self, plugin_binary, workdir=None, extra_plugins=(), locale=None, plugin_dirs=(),
                  modules=()):
@@ -125,6 +125,10 @@ class GimpSession:
         for i, module in enumerate(modules):
             os.symlink(os.path.abspath(module),
                        os.path.join(self.modules, "%d-%s" % (i, os.path.basename(module))))
+        # The module reads its translations from a folder beside it when there is one.
+        catalogs = catalog_dir(plugin_binary) if plugin_binary and modules else None
+        if catalogs:
+            link_catalogs(catalogs, os.path.join(self.modules, "gimp-terrain-locale"))
         self.gimprc = os.path.join(self.workdir, "gimprc")
         path = ":".join([os.path.abspath(d) for d in plugin_dirs] + [plugins])
         self.gimprc_text = '(plug-in-path "%s")\n(show-welcome-dialog no)\n' % path

@@ -1,14 +1,24 @@
 #!/usr/bin/env python3
-"""GUI smoke test: real gimp-3.0 under Xvfb opens the dialog of every procedure terrain-docs
-lists on a real image; the test finds each dialog window, screenshots it (kept as artifacts:
-WORKDIR/<title>-dialog.png; build-aux/render-demos copies the Diamond-Square one into the
-README), checks the preview shows a terrain, cancels it, and on the last one
-(Diamond-Square) presses OK and checks the layer was written.
+"""GUI test: real gimp-3.0 under Xvfb, driven as a person would, with xdotool.
 
-usage: test-gui.py PLUGIN_BINARY TERRAIN_DOCS WORKDIR
+With the GEGL module (GIMP runs the procedures' operations):
+  - the dialog of every procedure terrain-docs lists opens on a real image; each is
+    screenshot (WORKDIR/<title>-dialog.png), its preview must show a terrain, then Escape;
+  - Diamond-Square shows its result on the canvas while the dialog is open (the screen is
+    shot: WORKDIR/canvas.png; the canvas area must show a terrain where the layer held one
+    flat shade); Escape leaves the layer's pixels, effects and clean state as they were;
+  - OK leaves one editable effect (the layer's pixels untouched); the layer's fx button
+    opens it in GIMP's own filter dialog (WORKDIR/effect-dialog.png);
+  - with "Merge filter" checked (its mnemonic), OK changes the pixels and leaves no effect.
+Without the module, the Diamond-Square dialog says why the plug-in writes the result
+itself (WORKDIR/without-module.png), and OK writes a full-range heightmap.
+
+usage: test-gui.py PLUGIN_BINARY TERRAIN_DOCS WORKDIR [GEGL_MODULE]
 """
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -18,97 +28,225 @@ from gimpsession import GimpSession
 from pixels import read_pnm
 
 plugin, docs, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
+module = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else None
 os.makedirs(workdir, exist_ok=True)
 checks = Checks("gimp-gui")
-session = GimpSession(plugin, os.path.join(workdir, "gimp"))
-# (window title, procedure): every dialog is opened; the last one, Diamond-Square, gets OK. A
-# dialog's title is its menu label without the ellipsis.
+# Every dialog but Diamond-Square's, by window title (the menu label without its ellipsis).
 listed = re.findall(r'^### (plug-in-terrain-[a-z-]+): "(.+?)…"$',
                     subprocess.run([docs], check=True, capture_output=True, text=True).stdout, flags=re.M)
-DIALOGS = sorted(((title, proc) for proc, title in listed),
-                 key=lambda d: d[1] == "plug-in-terrain-diamond-square")
-shots = [os.path.join(workdir, title.lower().replace(" ", "-") + "-dialog.png") for title, _ in DIALOGS]
-exported = os.path.join(workdir, "after-ok.pgm")
-for stale in shots + [exported]:
-    if os.path.exists(stale):
-        os.remove(stale)
+DS = "plug-in-terrain-diamond-square"
+OTHERS = [(proc, title) for proc, title in listed if proc != DS]
+for stale in os.listdir(workdir):
+    if stale.endswith((".png", ".json", ".flag")):
+        os.remove(os.path.join(workdir, stale))
 
-# The Diamond-Square dialog opens with its remembered settings showing the relief preview
-# (aux arguments live in the .last file like any setting); its screenshot is the README's
-# hillshade picture.
-settings = os.path.join(session.config, "plug-in-settings")
-os.makedirs(settings, exist_ok=True)
-with open(os.path.join(settings, "GimpProcedureConfigRun-plug-in-terrain-diamond-square.last"), "w") as f:
-    f.write("(seed 1234)\n(roughness 0.8)\n(relief-preview yes)\n")
 
-# Xvfb picks a free display itself (-displayfd): a fixed :99 can collide with another server.
-read_fd, write_fd = os.pipe()
-xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-                        pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
-os.close(write_fd)
-number = b""
-while not number.endswith(b"\n"):  # read to the newline: Xvfb dies if the pipe closes early
-    chunk = os.read(read_fd, 64)
-    if not chunk:
+def start_xvfb():
+    """Xvfb on a display it picks itself (-displayfd): a fixed :99 can collide."""
+    read_fd, write_fd = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1600x1000x24",
+                             "-nolisten", "tcp"], pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    number = b""
+    while not number.endswith(b"\n"):  # read to the newline: Xvfb dies if the pipe closes early
+        chunk = os.read(read_fd, 64)
+        if not chunk:
+            break
+        number += chunk
+    os.close(read_fd)
+    return xvfb, ":" + number.decode().strip()
+
+
+# The Python-Fu side: runs the dialogs one after the other and records the image's state
+# after each in STATE; waits for the test's flag files where the test works in GIMP itself.
+SCRIPT = r"""
+import hashlib, json, os, time
+import gi
+gi.require_version("Gimp", "3.0")
+gi.require_version("Gegl", "0.4")
+from gi.repository import Gimp, Gegl
+
+def run(name, image, layer, mode, **args):
+    proc = Gimp.get_pdb().lookup_procedure(name)
+    config = proc.create_config()
+    config.set_property("run-mode", mode)
+    config.set_property("image", image)
+    config.set_core_object_array("drawables", [layer])
+    for key, value in args.items():
+        config.set_property(key, value)
+    return proc.run(config).index(0).value_nick
+
+def snapshot(image, layer):
+    data = layer.get_buffer().get(Gegl.Rectangle.new(0, 0, 512, 384), 1.0, None, Gegl.AbyssPolicy.CLAMP)
+    return {"dirty": image.is_dirty(), "pixels": hashlib.sha256(data).hexdigest(),
+            "effects": [f.get_operation_name() for f in layer.get_filters()]}
+
+def wait_flag(name):
+    deadline = time.time() + 90
+    while not os.path.exists(os.path.join(WORKDIR, name)) and time.time() < deadline:
+        time.sleep(0.2)
+
+state = {}
+image = Gimp.Image.new_with_precision(512, 384, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
+layer = Gimp.Layer.new(image, "height", 512, 384, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
+image.insert_layer(layer, None, 0)
+layer.fill(Gimp.FillType.WHITE)
+Gimp.Display.new(image)
+image.clean_all()
+for name in OTHERS:
+    state["dialog " + name] = run(name, image, layer, Gimp.RunMode.INTERACTIVE)
+state["before"] = snapshot(image, layer)
+for step in STEPS:
+    state[step] = run(DS, image, layer, Gimp.RunMode.INTERACTIVE, seed=1234)
+    state["after " + step] = snapshot(image, layer)
+    Gimp.displays_flush()
+    if step == "effect":
+        wait_flag("effect-seen.flag")
+        for f in layer.get_filters():
+            f.delete()
+        state["after removing the effect"] = snapshot(image, layer)
+Gimp.file_save(Gimp.RunMode.NONINTERACTIVE, image, Gio.File.new_for_path(EXPORT), None)
+with open(STATE, "w") as f:
+    json.dump(state, f)
+""".replace("from gi.repository import Gimp, Gegl", "from gi.repository import Gimp, Gegl, Gio")
+
+
+class Gui:
+    def __init__(self, label, modules, steps):
+        self.session = GimpSession(plugin, os.path.join(workdir, "gimp-" + label),
+                                   extra_plugins=("python-eval",), modules=modules)
+        # Dialogs open with their defaults, not what an earlier run left in .last files.
+        shutil.rmtree(os.path.join(self.session.config, "plug-in-settings"), ignore_errors=True)
+        self.xvfb, display = start_xvfb()
+        self.env = self.session.environment(display)
+        self.state_file = os.path.join(workdir, label + "-state.json")
+        self.export = os.path.join(workdir, label + "-export.pgm")
+        others = [proc for proc, _ in OTHERS] if modules else []
+        script = ("WORKDIR = %r\nSTATE = %r\nEXPORT = %r\nDS = %r\nOTHERS = %r\nSTEPS = %r\n"
+                  % (workdir, self.state_file, self.export, DS, others, steps)) + SCRIPT
+        self.gimp = subprocess.Popen(self.session.command([script], gui=True, interpreter="python-fu-eval"),
+                                     env=self.env, stdout=subprocess.DEVNULL,
+                                     stderr=open(os.path.join(workdir, label + "-gimp.log"), "w"))
+
+    def xdotool(self, *args):
+        return subprocess.run(["xdotool"] + list(args), env=self.env, capture_output=True, text=True)
+
+    def wait_for(self, title, seconds=120, other_than=None):
+        deadline = time.time() + seconds
+        while time.time() < deadline and self.gimp.poll() is None:
+            found = [w for w in self.xdotool("search", "--onlyvisible", "--name", "^" + title).stdout.split()
+                     if w != other_than]
+            if found:
+                return found[0]
+            time.sleep(0.3)
+        return ""
+
+    def gone(self, window, seconds=30):
+        deadline = time.time() + seconds
+        while time.time() < deadline and window in self.xdotool("search", "--onlyvisible", "--name", ".").stdout.split():
+            time.sleep(0.3)
+
+    def keys(self, window, *keys):
+        # No window manager under Xvfb: focus the window directly, then the keys.
+        self.xdotool("windowfocus", "--sync", window)
+        for key in keys:
+            self.xdotool("key", key)
+            time.sleep(0.3)
+
+    def shoot(self, name, window="root", crop=None):
+        shot = os.path.join(workdir, name)
+        subprocess.run(["import", "-window", window] + (["-crop", crop] if crop else []) + [shot],
+                       env=self.env, check=False)
+        return shot
+
+    def finish(self):
+        try:
+            self.gimp.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            self.gimp.kill()
+            self.gimp.wait()
+        self.xvfb.terminate()
+        checks.check(self.gimp.returncode == 0, "gimp exited %s" % self.gimp.returncode)
+        return json.load(open(self.state_file)) if os.path.exists(self.state_file) else {}
+
+
+def colours(shot, crop=None):
+    args = ["convert", shot] + (["-crop", crop] if crop else []) + ["-format", "%k", "info:"]
+    out = subprocess.run(args, capture_output=True, text=True).stdout.strip()
+    return int(out) if out.isdigit() else 0
+
+
+# The canvas sits at the right of the dialogs in GIMP's default layout on this screen.
+CANVAS = "400x300+230+130"
+gui = Gui("module", [module] if module else [], ["cancel", "effect", "merge"])
+for proc, title in OTHERS:
+    window = gui.wait_for(title)
+    if not checks.check(bool(window), "the %s dialog did not appear" % title):
         break
-    number += chunk
-os.close(read_fd)
-display = ":" + number.decode().strip()
-env = session.environment(display)
+    time.sleep(2.0)  # the preview renders on a 200 ms idle timeout
+    shot = gui.shoot(title.lower().replace(" ", "-") + "-dialog.png", window)
+    # A terrain preview has many gray levels; a blank or missing one has few.
+    checks.check(colours(shot) > 100, "%s: the dialog shows no terrain preview" % title)
+    gui.keys(window, "Escape")
 
-cancelled = "".join('(catch #f (%s #:run-mode RUN-INTERACTIVE #:image image #:drawables (vector layer)))' % proc
-                    for _, proc in DIALOGS[:-1])
-script = """(let* ((image (car (gimp-image-new-with-precision 512 384 GRAY PRECISION-U16-NON-LINEAR)))
-       (layer (car (gimp-layer-new image "height" 512 384 GRAY-IMAGE 100 LAYER-MODE-NORMAL))))
-  (gimp-image-insert-layer image layer 0 0)
-  (gimp-display-new image)
-  (plug-in-terrain-diamond-square #:image image #:drawables (vector layer) #:seed 99)
-  %s
-  (plug-in-terrain-diamond-square #:run-mode RUN-INTERACTIVE #:image image #:drawables (vector layer) #:seed 1234)
-  (gimp-file-save RUN-NONINTERACTIVE image "%s" -1))""" % (cancelled, exported)
-gimp = subprocess.Popen(session.command([script], gui=True), env=env,
-                        stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, "gimp.log"), "w"))
-
-
-def xdotool(*args):
-    return subprocess.run(["xdotool"] + list(args), env=env, capture_output=True, text=True)
-
-
-def wait_for(title, seconds=120):
-    deadline = time.time() + seconds
-    while time.time() < deadline and gimp.poll() is None:
-        found = xdotool("search", "--onlyvisible", "--name", "^" + title).stdout.split()
-        if found:
-            return found[0]
-        time.sleep(0.5)
-    return ""
-
-
-for (title, _), shot in zip(DIALOGS, shots):
-    window = wait_for(title)
-    if not checks.check(bool(window), "the %s dialog did not appear (see gimp.log)" % title):
+for step in ("cancel", "effect", "merge"):
+    window = gui.wait_for("Diamond-Square")
+    if not checks.check(bool(window), "the Diamond-Square dialog (%s) did not appear" % step):
         break
-    time.sleep(2.0)  # the preview renders on a 200 ms idle timeout; give it time
-    subprocess.run(["import", "-window", window, shot], env=env, check=False)
-    if checks.check(os.path.exists(shot), "%s: no screenshot" % title):
-        # A terrain preview has many gray levels; a blank or missing one has few.
-        colours = subprocess.run(["identify", "-format", "%k", shot], capture_output=True, text=True).stdout
-        checks.check(colours.isdigit() and int(colours) > 100,
-                     "%s: the dialog screenshot has only %s colours: no terrain preview?" % (title, colours))
-        print("%s: %s colours" % (shot, colours))
-    # No window manager under Xvfb: focus the dialog directly, then a key.
-    xdotool("windowfocus", "--sync", window)
-    xdotool("key", "alt+o" if title == DIALOGS[-1][0] else "Escape")
-    time.sleep(1.0)
+    time.sleep(3.0)  # the canvas renders the effect; the preview its thumbnail
+    if step == "cancel":
+        # Beside the image window (no window manager places it): the README's picture.
+        gui.xdotool("windowmove", window, "990", "0")
+        time.sleep(1.0)
+        gui.shoot("canvas.png", crop="1410x780+0+0")
+        checks.check(colours(gui.shoot("canvas-area.png"), CANVAS) > 100,
+                     "the canvas shows no terrain while the dialog is open")
+    if step == "merge":
+        gui.keys(window, "alt+m")  # Merge filter
+    gui.keys(window, "Escape" if step == "cancel" else "alt+o")
+    gui.gone(window)
+    if step == "effect":
+        # The layer's fx button, then the effect's edit button: GIMP's own filter dialog.
+        time.sleep(2.0)
+        for x, y in ((827, 514), (801, 413), (754, 468)):
+            gui.xdotool("mousemove", str(x), str(y), "click", "1")
+            time.sleep(1.0)
+        editor = gui.wait_for("Diamond-Square", seconds=20)
+        checks.check(bool(editor), "the effect did not open in GIMP's filter dialog")
+        if editor:
+            gui.xdotool("mousemove", "1500", "950")  # no tooltip over the dialog
+            time.sleep(2.0)
+            gui.shoot("effect-dialog.png", crop="1000x780+0+0")
+            gui.keys(editor, "Escape")
+        open(os.path.join(workdir, "effect-seen.flag"), "w").close()
+state = gui.finish()
+print(json.dumps(state, indent=1))
+for proc, _ in OTHERS if module else []:
+    checks.check(state.get("dialog " + proc) == "cancel", "%s: Escape gave %s" % (proc, state.get("dialog " + proc)))
+before = state.get("before", {})
+checks.check(state.get("cancel") == "cancel", "Escape gave %s" % state.get("cancel"))
+checks.check(state.get("after cancel") == before,
+             "Escape changed the image: %s, before %s" % (state.get("after cancel"), before))
+checks.check(state.get("effect") == "success", "OK gave %s" % state.get("effect"))
+after = state.get("after effect", {})
+checks.check(after.get("pixels") == before.get("pixels") and after.get("effects") == ["terrain:diamond-square"],
+             "OK did not leave one effect on untouched pixels: %s" % after)
+merged = state.get("after merge", {})
+checks.check(state.get("merge") == "success" and merged.get("effects") == [] and
+             merged.get("pixels") != before.get("pixels"),
+             "OK with Merge filter did not change the pixels without an effect: %s" % merged)
 
-try:
-    gimp.wait(timeout=120)
-except subprocess.TimeoutExpired:
-    gimp.kill()
-    gimp.wait()
-xvfb.terminate()
-checks.check(gimp.returncode == 0, "gimp exited %s" % gimp.returncode)
-if checks.check(os.path.exists(exported), "OK did not lead to an export"):
-    values = read_pnm(exported)[2][0]
+# Without the module: the dialog says why, and OK writes the pixels in the plug-in.
+gui = Gui("plug-in", [], ["merge"])
+window = gui.wait_for("Diamond-Square")
+if checks.check(bool(window), "the Diamond-Square dialog without the module did not appear"):
+    time.sleep(2.0)
+    gui.shoot("without-module.png", window)
+    gui.keys(window, "alt+o")
+state = gui.finish()
+checks.check(state.get("merge") == "success" and state.get("after merge", {}).get("effects") == [],
+             "without the module OK gave %s, %s" % (state.get("merge"), state.get("after merge")))
+if checks.check(os.path.exists(gui.export), "OK did not lead to an export"):
+    values = read_pnm(gui.export)[2][0]
     checks.check(min(values) == 0.0 and max(values) == 1.0, "OK did not write a full-range heightmap")
 checks.done()

@@ -11,6 +11,9 @@ plug-in) on its plug-in path.
   and one renders.
 - The German catalog is found from the installed folder: a bad custom-kernel in a German
   session (LANG=de_DE.UTF-8, LANGUAGE=de) comes back in German, and in English otherwise.
+- The GEGL module lands in gegl-0.4's plug-in folder for the prefix (pluginsdir of
+  gegl-0.4.pc with its prefix replaced); with it in GIMP's module folder the procedures run
+  in GIMP's process, without it in the plug-in, and both write the same pixels.
 
 usage: test-install.py MESON BUILD_ROOT TERRAIN_DOCS WORKDIR
 """
@@ -51,6 +54,10 @@ plugins = staged(os.path.join(gimplibdir, "plug-ins"))
 binary = os.path.join(plugins, "terrain", "terrain")
 catalog = os.path.join(plugins, "terrain", "locale", "de", "LC_MESSAGES", "gimp-terrain.mo")
 metainfo = staged(os.path.join(prefix, options["datadir"], "metainfo", "org.gimp.GIMP.Plugin.Terrain.metainfo.xml"))
+geglplugins = subprocess.run(["pkg-config", "--define-variable=prefix=" + prefix, "--variable=pluginsdir",
+                              "gegl-0.4"], check=True, capture_output=True, text=True).stdout.strip()
+module = staged(os.path.join(geglplugins, "gimp-terrain.so"))
+checks.check(os.path.isfile(module), "no GEGL module at %s" % module)
 checks.check(os.access(binary, os.X_OK), "no executable plug-in at %s" % binary)
 checks.check(os.path.isfile(catalog), "no German catalog at %s" % catalog)
 checks.check(os.path.isfile(metainfo), "no AppStream metainfo at %s" % metainfo)
@@ -63,22 +70,34 @@ names = re.findall(r"^### (plug-in-terrain-[\w-]+):", subprocess.run(
     [docs], check=True, capture_output=True, text=True).stdout, re.M)
 checks.check(len(names) >= 6, "terrain-docs lists only %d procedures" % len(names))
 
-# No plug-in binary of its own: only the installed folder provides terrain.
-session = GimpSession(None, os.path.join(workdir, "gimp"), plugin_dirs=[plugins])
+# No plug-in binary of its own: only the installed folder provides terrain; once without and
+# once with the installed module.
 exists = "".join('(display "%s ")(display (gimp-pdb-procedure-exists "%s"))(newline)' % (n, n) for n in names)
 render = """(let* ((image (car (gimp-image-new 64 64 GRAY)))
        (layer (car (gimp-layer-new image "height" 64 64 GRAY-IMAGE 100 LAYER-MODE-NORMAL))))
   (gimp-image-insert-layer image layer 0 0)
   (plug-in-terrain-diamond-square #:image image #:drawables (vector layer) #:seed 3)
-  (display "mean ")(display (car (gimp-drawable-histogram layer HISTOGRAM-VALUE 0 1)))(newline))"""
-result = session.run(exists, render)
-checks.check(result.returncode == 0, "installed session exited %d:\n%s" % (result.returncode, result.stderr[-2000:]))
-for name in names:
-    checks.check(re.search(r"^%s \(1\)$" % re.escape(name), result.stdout, re.M),
-                 "%s is not registered from the installed folder:\n%s" % (name, result.stdout[-1500:]))
-mean = re.search(r"^mean ([\d.]+)", result.stdout, re.M)
-checks.check(mean and 10 < float(mean.group(1)) < 245,  # 0 to 255
-             "the installed Diamond-Square rendered no terrain (mean %s)" % (mean and mean.group(1)))
+  (display "mean ")(display (car (gimp-drawable-histogram layer HISTOGRAM-VALUE 0 1)))(newline)
+  (display "pixel ")(display (gimp-drawable-get-pixel layer 17 41))(newline))"""
+pixels = {}
+for label, modules in (("plug-in", ()), ("module", (module,))):
+    session = GimpSession(None, os.path.join(workdir, "gimp-" + label), plugin_dirs=[plugins], modules=modules)
+    result = session.run(exists, render)
+    checks.check(result.returncode == 0, "installed session (%s) exited %d:\n%s"
+                 % (label, result.returncode, result.stderr[-2000:]))
+    for name in names:
+        checks.check(re.search(r"^%s \(1\)$" % re.escape(name), result.stdout, re.M),
+                     "%s is not registered from the installed folder:\n%s" % (name, result.stdout[-1500:]))
+    mean = re.search(r"^mean ([\d.]+)", result.stdout, re.M)
+    checks.check(mean and 10 < float(mean.group(1)) < 245,  # 0 to 255
+                 "the installed Diamond-Square rendered no terrain (mean %s)" % (mean and mean.group(1)))
+    pixel = re.search(r"^pixel (.*)$", result.stdout, re.M)
+    pixels[label] = pixel and pixel.group(1)
+    checks.check(("renders in the plug-in" in result.stderr) == (label == "plug-in"),
+                 "%s: the plug-in %s in GIMP's process:\n%s"
+                 % (label, "ran" if label == "plug-in" else "did not run", result.stderr[-1500:]))
+checks.check(pixels["plug-in"] and pixels["plug-in"] == pixels["module"],
+             "a pixel with and without the module: %s" % pixels)
 
 BAD = """(let* ((image (car (gimp-image-new 32 32 GRAY)))
        (layer (car (gimp-layer-new image "height" 32 32 GRAY-IMAGE 100 LAYER-MODE-NORMAL))))
