@@ -77,6 +77,8 @@ main (void)
           print_condition (info, arg);
           printf (" |\n");
         }
+      printf ("\nIn GIMP's process, and as an editable effect: the GEGL operation "
+              "`terrain:%s`, with the same properties.\n", info->name + strlen ("plug-in-terrain-"));
       printf ("\nEvery argument, at its default:\n\n");
       print_example (info);
     }
