@@ -12,8 +12,10 @@ in a German session (LANG=de_DE.UTF-8, LANGUAGE=de) and English in C.UTF-8.
   roughness below 0.5 with convention "lighthouse-code" (a reason with %g) and two
   drawables (a message of the plug-in itself) come back in German, exactly as po/de.po
   says, and in English in the English session.
+- With GEGL_MODULE: the procedures' GEGL operations, as GIMP hands them to a plug-in, have
+  the same German nicks, blurbs and choice labels (the module reads the same catalogs).
 
-usage: test-i18n.py PLUGIN_BINARY TERRAIN_DOCS PO_DIR WORKDIR
+usage: test-i18n.py PLUGIN_BINARY TERRAIN_DOCS PO_DIR WORKDIR [GEGL_MODULE]
 """
 import ast
 import json
@@ -26,6 +28,7 @@ from checks import Checks
 from gimpsession import GimpSession, catalog_dir
 
 plugin, docs, po_dir, workdir = (os.path.abspath(a) for a in sys.argv[1:5])
+modules = [os.path.abspath(a) for a in sys.argv[5:6]]
 os.makedirs(workdir, exist_ok=True)
 checks = Checks("gimp-i18n")
 GERMAN = "de_DE.UTF-8"
@@ -103,8 +106,10 @@ def strings(info):
             yield "%s choice %s help" % (arg["name"], nick), help
 
 
-english_session = GimpSession(plugin, os.path.join(workdir, "en"), extra_plugins=("python-eval",))
-german_session = GimpSession(plugin, os.path.join(workdir, "de"), extra_plugins=("python-eval",), locale=GERMAN)
+english_session = GimpSession(plugin, os.path.join(workdir, "en"), extra_plugins=("python-eval",),
+                              modules=modules)
+german_session = GimpSession(plugin, os.path.join(workdir, "de"), extra_plugins=("python-eval",), locale=GERMAN,
+                             modules=modules)
 english, deutsch = dump(english_session), dump(german_session)
 
 for name in names:
@@ -125,6 +130,41 @@ seed = [a for a in deutsch.get("plug-in-terrain-diamond-square", {}).get("args",
 checks.check(seed and seed[0]["nick"] == "Startwert", "the German nick of seed is %r" % (seed and seed[0]["nick"]))
 checks.check(english.get("plug-in-terrain-smooth", {}).get("label") == "Smooth Heightmap...",
              "Smooth's English menu label is %r" % english.get("plug-in-terrain-smooth", {}).get("label"))
+
+# The operations' properties, as GIMP hands them to a plug-in, in the German session.
+OPERATIONS = """
+import json
+from gi.repository import Gimp, GObject
+image = Gimp.Image.new(16, 16, Gimp.ImageBaseType.GRAY)
+layer = Gimp.Layer.new(image, "h", 16, 16, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
+image.insert_layer(layer, None, 0)
+for name in %r:
+    f = Gimp.DrawableFilter.new(layer, "terrain:" + name[len("plug-in-terrain-"):], "t")
+    props = {}
+    for p in f.get_config().list_properties() if f else []:
+        prop = {"nick": p.get_nick(), "blurb": p.get_blurb(), "choices": []}
+        if GObject.type_name(p.__gtype__) == "GimpParamChoice":
+            c = Gimp.param_spec_choice_get_choice(p)
+            prop["choices"] = [c.get_label(n) for n in c.list_nicks()]
+        props[p.name] = prop
+    print("TERRAIN-OPS " + json.dumps({"name": name, "props": props}))
+""" % (names,)
+if modules:
+    result = german_session.run_python(OPERATIONS)
+    operations = {d["name"]: d["props"] for d in (json.loads(line.split(" ", 1)[1])
+                  for line in result.stdout.splitlines() if line.startswith("TERRAIN-OPS "))}
+    for name in names:
+        props = operations.get(name, {})
+        checks.check(props, "%s: no operation in the German session:\n%s" % (name, result.stderr[-1500:]))
+        for arg in english.get(name, {}).get("args", []):
+            if arg["name"] == "non-destructive":
+                continue
+            prop = props.get(arg["name"], {})
+            checks.check(prop.get("nick") == german.get(arg["nick"]) and prop.get("blurb") == german.get(arg["blurb"]),
+                         "terrain:%s %s: German nick/blurb %r/%r" % (name[16:], arg["name"], prop.get("nick"),
+                                                                       prop.get("blurb")))
+            checks.check(prop.get("choices") == [german.get(label) for _, label, _ in arg["choices"]],
+                         "terrain:%s %s: German choices %r" % (name[16:], arg["name"], prop.get("choices")))
 
 # ---------------------------------------------------------------------------------------------
 # Error messages, in both languages.
