@@ -629,6 +629,227 @@ make_level (const Stream *plan, int first, int level, const Kernels *kern,
   return status;
 }
 
+/* ---- One render: the levels' plan and buffers ---- */
+
+typedef struct
+{
+  Lattice l;
+  int     top;    /* spacing of the coarsest nodes set directly */
+  int     last;   /* the levels made are 1 .. last; level k has spacing top >> k */
+  int     levels; /* of the whole lattice, for progress: the guide stands for the coarsest */
+  int     direct; /* the last level goes straight into the layer, not resampled */
+  /* The plan of levels 1 .. last (last <= log2 (TERRAIN_MAX_SIDE) + 1): what each makes,
+   * its column hashes, and its rows when they are kept whole; the strips copy it. */
+  Stream  plan[32];
+  float  *top_nodes; /* level 0: the nodes of spacing top */
+  float  *whole;     /* the last level, when it must be resampled */
+} Render;
+
+static inline int
+render_level_w (const Render *r, int k)
+{
+  return level_nodes (r->l.nodes_x, r->top >> k, r->l.periodic);
+}
+
+static inline int
+render_level_h (const Render *r, int k)
+{
+  return level_nodes (r->l.nodes_y, r->top >> k, r->l.periodic);
+}
+
+/* The lattice and which of its levels are made; every pointer NULL. */
+static void
+render_start (Render *r, const TerrainDiamondSquare *p, int width, int height)
+{
+  memset (r, 0, sizeof *r);
+  lattice_plan (&r->l, width, height, p->edges == TERRAIN_EDGES_WRAP);
+  r->top = r->l.cell;
+  if (p->guide)
+    while (r->top > 1 && r->top > p->guide_scale)
+      r->top /= 2;
+  while ((r->top >> r->last) > 1)
+    r->last++;
+  for (int half = r->l.cell / 2; half >= 1; half /= 2)
+    r->levels++;
+  r->direct = r->last > 0
+              && (! r->l.periodic || (r->l.nodes_x == width && r->l.nodes_y == height));
+}
+
+/* Each level's size, spacing and offset amplitudes. */
+static void
+render_amplitudes (Render *r, const TerrainDiamondSquare *p)
+{
+  const float decay = (float) pow (2.0, -p->roughness);
+  /* Square-step points lie 1/sqrt(2) as far from their parents as diamond-step points
+   * do: their offsets get the half-level factor 2^(-H/2) (Voss's successive random
+   * additions), which keeps the structure-function slope at 2H. */
+  const float square_factor = p->square_half_step ? (float) pow (2.0, -0.5 * p->roughness) : 1.0f;
+  float amplitude = decay; /* of level 1 of the whole lattice, then times decay per level */
+  for (int k = r->levels - r->last; k > 0; k--)
+    amplitude *= decay;
+  for (int k = 1; k <= r->last; k++, amplitude *= decay)
+    {
+      Level *lv = &r->plan[k].lv;
+      lv->pw = render_level_w (r, k - 1), lv->ph = render_level_h (r, k - 1);
+      lv->cw = render_level_w (r, k), lv->ch = render_level_h (r, k);
+      lv->h = r->top >> k;
+      lv->periodic = r->l.periodic;
+      lv->edges = p->edges;
+      lv->seed = p->seed;
+      lv->amp_diamond = amplitude;
+      lv->amp_square = amplitude * square_factor;
+      lv->diamonds[0] = lv->diamonds[1] = NULL; /* each strip's own */
+      r->plan[k].source = NULL;
+    }
+}
+
+/* Where level k's rows go: the layer or the whole lattice for the last level, else the part
+ * the next level reads. Levels are placed from the last one up, each making what the next
+ * reads. 0 when out of memory. */
+static int
+render_level_rows (Render *r, int k, float *out, int width, int height)
+{
+  Stream *s = &r->plan[k];
+  if (k == r->last && r->direct)
+    {
+      s->rows = out, s->stride = (size_t) width, s->ring = height;
+      s->ow = width, s->oh = height;
+      return 1;
+    }
+  if (k == r->last)
+    {
+      s->rows = r->whole, s->stride = (size_t) r->l.nodes_x, s->ring = r->l.nodes_y;
+      s->ow = r->l.nodes_x, s->oh = r->l.nodes_y;
+      return 1;
+    }
+  const Stream *next = &r->plan[k + 1];
+  const int     periodic = r->l.periodic;
+  s->ow = periodic || next->ow / 2 + 2 > s->lv.cw ? s->lv.cw : next->ow / 2 + 2;
+  s->oh = periodic || (next->oh - 1) / 2 + 2 > s->lv.ch ? s->lv.ch : (next->oh - 1) / 2 + 2;
+  s->ring = periodic ? s->oh : 4;
+  s->stride = (size_t) s->ow;
+  /* A periodic level is kept whole for the next; a bounded one is a ring of each strip's
+   * own. */
+  return ! periodic || (s->rows = alloc_floats (s->stride, (size_t) s->ring)) != NULL;
+}
+
+/* Column hashes for the columns the level makes (and one beyond); 0 when out of memory. */
+static int
+level_column_hashes (Stream *s, uint32_t seed)
+{
+  const int columns = level_columns (s);
+  s->lv.col_even = malloc (((size_t) columns + 2) * sizeof (uint32_t));
+  if (s->lv.col_even == NULL)
+    return 0;
+  s->lv.col_odd = s->lv.col_even + columns / 2 + 1;
+  for (int a = 0; 2 * a < columns; a++)
+    s->lv.col_even[a] = terrain_hash_column (seed, 2 * a * s->lv.h, 0);
+  for (int a = 0; 2 * a + 1 < columns; a++)
+    s->lv.col_odd[a] = terrain_hash_column (seed, (2 * a + 1) * s->lv.h, 0);
+  return 1;
+}
+
+/* Each level's parent: the top nodes, or the level before when it is kept whole (else each
+ * strip's ring of it). */
+static void
+render_parents (Render *r)
+{
+  for (int k = 1; k <= r->last; k++)
+    {
+      Level *lv = &r->plan[k].lv;
+      lv->parent = k > 1 ? r->plan[k - 1].rows : r->top_nodes;
+      lv->pstride = k > 1 ? r->plan[k - 1].stride : (size_t) render_level_w (r, 0);
+      lv->pring = k > 1 ? r->plan[k - 1].ring : render_level_h (r, 0);
+    }
+}
+
+/* The plan and its buffers, and the top nodes set (from the guide, or the corners); 0 when
+ * out of memory. */
+static int
+render_prepare (Render *r, const TerrainDiamondSquare *p, float *out, int width, int height)
+{
+  const int top_w = render_level_w (r, 0), top_h = render_level_h (r, 0);
+  if ((r->top_nodes = alloc_floats (top_w, top_h)) == NULL)
+    return 0;
+  if (! r->direct && r->last > 0
+      && (r->whole = alloc_floats (r->l.nodes_x, r->l.nodes_y)) == NULL)
+    return 0;
+  render_amplitudes (r, p);
+  for (int k = r->last; k >= 1; k--)
+    if (! render_level_rows (r, k, out, width, height)
+        || ! level_column_hashes (&r->plan[k], p->seed))
+      return 0;
+  render_parents (r);
+  if (p->guide)
+    return set_guided_nodes (&r->l, r->top_nodes, top_w, top_h, p->guide, width, height, r->top);
+  set_corners (r->top_nodes, top_w, top_h, r->top, p);
+  return 1;
+}
+
+/* Makes levels 1 .. last, progress running up to `made`, and the last one's range. */
+static TerrainStatus
+render_levels (const Render *r, const Kernels *kern, const TerrainProgress *progress,
+               double made, Range *range)
+{
+  if (! r->l.periodic)
+    return make_level (r->plan, 1, r->last, kern, progress, 0.0, made, range);
+  /* Level by level, progress in proportion to the nodes made. */
+  double nodes = 0.0, done = 0.0;
+  for (int k = 1; k <= r->last; k++)
+    nodes += (double) r->plan[k].ow * r->plan[k].oh;
+  TerrainStatus status = TERRAIN_OK;
+  for (int k = 1; k <= r->last && status == TERRAIN_OK; k++)
+    {
+      const double share = (double) r->plan[k].ow * r->plan[k].oh / nodes * made;
+      status = make_level (r->plan, k, k, kern, progress, done, done + share,
+                           k == r->last ? range : NULL);
+      done += share;
+    }
+  return status;
+}
+
+/* Makes the levels into the layer (resampled from the whole lattice unless direct) and
+ * finds its range. */
+static TerrainStatus
+render_heights (Render *r, const Kernels *kern, const TerrainProgress *progress, float *out,
+                int width, int height, float *lo, float *hi)
+{
+  if (r->last > 0)
+    {
+      const double  made = (double) r->levels / (r->levels + 1); /* the rest: normalisation */
+      Range         range;
+      range_start (&range);
+      TerrainStatus status = render_levels (r, kern, progress, made, &range);
+      if (status != TERRAIN_OK)
+        return status;
+      range_get (&range, lo, hi);
+    }
+  if (! r->direct)
+    {
+      r->l.v = r->last > 0 ? r->whole : r->top_nodes;
+      lattice_to_layer (&r->l, out, width, height);
+      terrain_min_max (out, (size_t) width * height, lo, hi);
+    }
+  /* The lane-wise range may hold either zero where the output has both: the exact scan
+   * decides which one, as the normalisation's arithmetic can tell them apart. */
+  if (*lo == 0.0f || *hi == 0.0f)
+    terrain_min_max (out, (size_t) width * height, lo, hi);
+  return TERRAIN_OK;
+}
+
+static void
+render_free (Render *r)
+{
+  for (int k = 1; k <= r->last; k++)
+    {
+      if (k < r->last)
+        free (r->plan[k].rows);
+      free (r->plan[k].lv.col_even);
+    }
+  free (r->top_nodes);
+  free (r->whole);
+}
+
 /* Renders diamond-square heights (corners at 0 when fixed; from the guide's nodes down when
  * there is a guide) into out, not yet normalised, and their range into lo, hi. */
 static TerrainStatus
@@ -636,162 +857,12 @@ diamond_square_render (const TerrainDiamondSquare *p, float *out, int width, int
                        const TerrainProgress *progress, const Kernels *kern, float *lo,
                        float *hi)
 {
-  Lattice l;
-  lattice_plan (&l, width, height, p->edges == TERRAIN_EDGES_WRAP);
-  int top = l.cell; /* spacing of the coarsest nodes set directly */
-  if (p->guide)
-    while (top > 1 && top > p->guide_scale)
-      top /= 2;
-  int last = 0; /* the levels made are 1 .. last; level k has spacing top >> k */
-  while ((top >> last) > 1)
-    last++;
-  int levels = 0; /* of the whole lattice, for progress: the guide stands for the coarsest */
-  for (int half = l.cell / 2; half >= 1; half /= 2)
-    levels++;
-  /* The last level goes straight into the layer unless it must be resampled. */
-  const int direct = last > 0 && (! l.periodic || (l.nodes_x == width && l.nodes_y == height));
-#define LEVEL_W(k) level_nodes (l.nodes_x, top >> (k), l.periodic)
-#define LEVEL_H(k) level_nodes (l.nodes_y, top >> (k), l.periodic)
-
-  /* The plan of levels 1 .. last (last <= log2 (TERRAIN_MAX_SIDE) + 1): what each makes,
-   * its column hashes, and its rows when they are kept whole; the strips copy it. */
-  Stream        plan[32];
-  float        *top_nodes = NULL, *whole = NULL;
+  Render        r;
   TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
-  memset (plan, 0, sizeof plan); /* rows and hashes NULL */
-  if ((top_nodes = alloc_floats (LEVEL_W (0), LEVEL_H (0))) == NULL)
-    goto done;
-  if (! direct && last > 0 && (whole = alloc_floats (l.nodes_x, l.nodes_y)) == NULL)
-    goto done;
-
-  const float decay = (float) pow (2.0, -p->roughness);
-  /* Square-step points lie 1/sqrt(2) as far from their parents as diamond-step points
-   * do: their offsets get the half-level factor 2^(-H/2) (Voss's successive random
-   * additions), which keeps the structure-function slope at 2H. */
-  const float square_factor = p->square_half_step ? (float) pow (2.0, -0.5 * p->roughness) : 1.0f;
-  float amplitude = decay; /* of level 1 of the whole lattice, then times decay per level */
-  for (int k = levels - last; k > 0; k--)
-    amplitude *= decay;
-  for (int k = 1; k <= last; k++, amplitude *= decay)
-    {
-      Level *lv = &plan[k].lv;
-      lv->pw = LEVEL_W (k - 1), lv->ph = LEVEL_H (k - 1);
-      lv->cw = LEVEL_W (k), lv->ch = LEVEL_H (k);
-      lv->h = top >> k;
-      lv->periodic = l.periodic;
-      lv->edges = p->edges;
-      lv->seed = p->seed;
-      lv->amp_diamond = amplitude;
-      lv->amp_square = amplitude * square_factor;
-      lv->diamonds[0] = lv->diamonds[1] = NULL; /* each strip's own */
-      plan[k].source = NULL;
-    }
-  /* Where each level's rows go, from the last level up: each makes what the next reads. */
-  for (int k = last; k >= 1; k--)
-    {
-      Stream *s = &plan[k];
-      if (k == last && direct)
-        {
-          s->rows = out, s->stride = (size_t) width, s->ring = height;
-          s->ow = width, s->oh = height;
-        }
-      else if (k == last)
-        {
-          s->rows = whole, s->stride = (size_t) l.nodes_x, s->ring = l.nodes_y;
-          s->ow = l.nodes_x, s->oh = l.nodes_y;
-        }
-      else
-        {
-          const Stream *next = &plan[k + 1];
-          s->ow = l.periodic || next->ow / 2 + 2 > s->lv.cw ? s->lv.cw : next->ow / 2 + 2;
-          s->oh = l.periodic || (next->oh - 1) / 2 + 2 > s->lv.ch ? s->lv.ch
-                                                               : (next->oh - 1) / 2 + 2;
-          s->ring = l.periodic ? s->oh : 4;
-          s->stride = (size_t) s->ow;
-          /* A periodic level is kept whole for the next; a bounded one is a ring of each
-           * strip's own. */
-          if (l.periodic && (s->rows = alloc_floats (s->stride, (size_t) s->ring)) == NULL)
-            goto done;
-        }
-      /* Column hashes for the columns the level makes (and one beyond). */
-      const int columns = level_columns (s);
-      s->lv.col_even = malloc (((size_t) columns + 2) * sizeof (uint32_t));
-      if (s->lv.col_even == NULL)
-        goto done;
-      s->lv.col_odd = s->lv.col_even + columns / 2 + 1;
-      for (int a = 0; 2 * a < columns; a++)
-        s->lv.col_even[a] = terrain_hash_column (p->seed, 2 * a * s->lv.h, 0);
-      for (int a = 0; 2 * a + 1 < columns; a++)
-        s->lv.col_odd[a] = terrain_hash_column (p->seed, (2 * a + 1) * s->lv.h, 0);
-    }
-  /* Each level's parent: the top nodes, or the level before when it is kept whole (else
-   * each strip's ring of it). */
-  for (int k = 1; k <= last; k++)
-    {
-      Level *lv = &plan[k].lv;
-      lv->parent = k > 1 ? plan[k - 1].rows : top_nodes;
-      lv->pstride = k > 1 ? plan[k - 1].stride : (size_t) LEVEL_W (0);
-      lv->pring = k > 1 ? plan[k - 1].ring : LEVEL_H (0);
-    }
-
-  if (p->guide)
-    {
-      if (! set_guided_nodes (&l, top_nodes, LEVEL_W (0), LEVEL_H (0), p->guide, width,
-                              height, top))
-        goto done;
-    }
-  else
-    set_corners (top_nodes, LEVEL_W (0), LEVEL_H (0), top, p);
-#undef LEVEL_W
-#undef LEVEL_H
-
-  if (last > 0)
-    {
-      const double made = (double) levels / (levels + 1); /* the rest: normalisation */
-      Range        range;
-      range_start (&range);
-      if (! l.periodic)
-        status = make_level (plan, 1, last, kern, progress, 0.0, made, &range);
-      else
-        {
-          /* Level by level, progress in proportion to the nodes made. */
-          double nodes = 0.0, done = 0.0;
-          for (int k = 1; k <= last; k++)
-            nodes += (double) plan[k].ow * plan[k].oh;
-          status = TERRAIN_OK;
-          for (int k = 1; k <= last && status == TERRAIN_OK; k++)
-            {
-              const double share = (double) plan[k].ow * plan[k].oh / nodes * made;
-              status = make_level (plan, k, k, kern, progress, done, done + share,
-                                   k == last ? &range : NULL);
-              done += share;
-            }
-        }
-      if (status != TERRAIN_OK)
-        goto done;
-      range_get (&range, lo, hi);
-    }
-  if (! direct)
-    {
-      l.v = last > 0 ? whole : top_nodes;
-      lattice_to_layer (&l, out, width, height);
-      terrain_min_max (out, (size_t) width * height, lo, hi);
-    }
-  /* The lane-wise range may hold either zero where the output has both: the exact scan
-   * decides which one, as the normalisation's arithmetic can tell them apart. */
-  if (*lo == 0.0f || *hi == 0.0f)
-    terrain_min_max (out, (size_t) width * height, lo, hi);
-  status = TERRAIN_OK;
-
-done:
-  for (int k = 1; k <= last; k++)
-    {
-      if (k < last)
-        free (plan[k].rows);
-      free (plan[k].lv.col_even);
-    }
-  free (top_nodes);
-  free (whole);
+  render_start (&r, p, width, height);
+  if (render_prepare (&r, p, out, width, height))
+    status = render_heights (&r, kern, progress, out, width, height, lo, hi);
+  render_free (&r);
   return status;
 }
 

@@ -63,6 +63,14 @@ offset (float amplitude, uint32_t column_hash, uint32_t row_key)
   return amplitude * terrain_hash_to_signed (terrain_mix32 (column_hash ^ row_key));
 }
 
+/* A raw field value mapped to the output's [0, 1]. */
+static inline float
+output_value (float v, float scale)
+{
+  const float o = 0.5f + v * scale;
+  return o < 0.0f ? 0.0f : o > 1.0f ? 1.0f : o;
+}
+
 /* Every averaged node uses this one expression, so a node's value never depends on which
  * loop computed it. */
 static inline float
@@ -156,10 +164,7 @@ level_rows (void *user, int strip, int row_begin, int row_end)
         }
       if (scale > 0.0f)
         for (int o = 0; o < cw; o++)
-          {
-            const float v = 0.5f + row[o] * scale;
-            row[o] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
-          }
+          row[o] = output_value (row[o], scale);
     }
 }
 
@@ -422,6 +427,135 @@ guide_extent (const TerrainField *p, int shift, Rect r)
   return t;
 }
 
+/* Spacing 1: each node is its own pixel (the same value the table would give, with no
+ * table). */
+static TerrainStatus
+guide_pixels (const TerrainField *p, Rect r, float *v, double six_sigma,
+              const TerrainProgress *progress, double *done, double total)
+{
+  const int64_t gw = p->guide_width, gh = p->guide_height;
+  const int     rw = rect_width (r), rh = rect_height (r);
+  for (int j = 0; j < rh; j++)
+    {
+      if (j % BAND_ROWS == 0 && terrain_progress_report (progress, *done / total))
+        return TERRAIN_CANCELLED;
+      const int64_t gy = clamp64 (r.y0 + j - p->guide_y, 0, gh - 1);
+      const float  *g = p->guide + (size_t) gy * (size_t) gw;
+      for (int i = 0; i < rw; i++)
+        {
+          const int64_t gx = clamp64 (r.x0 + i - p->guide_x, 0, gw - 1);
+          const double  mean = (double) guide_quantise (g[gx]) * (1.0 / (double) GUIDE_ONE);
+          v[(size_t) j * rw + i] = (float) ((mean - 0.5) * six_sigma);
+        }
+      *done += rw;
+    }
+  return TERRAIN_OK;
+}
+
+/* The two pixel boxes of every node along each axis, as guide_axis () gives them. */
+typedef struct
+{
+  GuideRun *xruns, *yruns;
+  int      *xn, *yn;
+} GuideBoxes;
+
+static void
+guide_free (GuideTable *t, GuideBoxes *b)
+{
+  free (t->sum);
+  free (b->xruns);
+  free (b->yruns);
+  free (b->xn);
+  free (b->yn);
+}
+
+/* The integral image of t's extent and the boxes of rw x rh nodes; on failure nothing is
+ * left allocated. */
+static TerrainStatus
+guide_alloc (GuideTable *t, GuideBoxes *b, int rw, int rh)
+{
+  const size_t stride = (size_t) t->w + 1;
+  if (stride > SIZE_MAX / sizeof (int64_t) / ((size_t) t->h + 1) ||
+      (size_t) rw > SIZE_MAX / 6 / sizeof (GuideRun) ||
+      (size_t) rh > SIZE_MAX / 6 / sizeof (GuideRun))
+    return TERRAIN_ERROR_NO_MEMORY;
+  t->sum = malloc (stride * ((size_t) t->h + 1) * sizeof (int64_t));
+  b->xruns = malloc ((size_t) rw * 6 * sizeof (GuideRun));
+  b->yruns = malloc ((size_t) rh * 6 * sizeof (GuideRun));
+  b->xn = malloc ((size_t) rw * 2 * sizeof (int));
+  b->yn = malloc ((size_t) rh * 2 * sizeof (int));
+  if (t->sum && b->xruns && b->yruns && b->xn && b->yn)
+    return TERRAIN_OK;
+  guide_free (t, b);
+  return TERRAIN_ERROR_NO_MEMORY;
+}
+
+/* Sums the quantised guide pixels of t's extent into its integral image. */
+static TerrainStatus
+guide_table_fill (const TerrainField *p, GuideTable *t, const TerrainProgress *progress,
+                  double *done, double total)
+{
+  const size_t stride = (size_t) t->w + 1;
+  for (size_t i = 0; i < stride; i++)
+    t->sum[i] = 0;
+  for (int j = 0; j < t->h; j++)
+    {
+      if (j % BAND_ROWS == 0 && terrain_progress_report (progress, *done / total))
+        return TERRAIN_CANCELLED;
+      const float   *g =
+        p->guide + (size_t) (t->gy0 + j) * (size_t) p->guide_width + (size_t) t->gx0;
+      const int64_t *above = t->sum + (size_t) j * stride;
+      int64_t       *row = t->sum + (size_t) (j + 1) * stride, run = 0;
+      row[0] = 0;
+      for (int i = 0; i < t->w; i++)
+        {
+          run += guide_quantise (g[i]);
+          row[i + 1] = above[i + 1] + run;
+        }
+      *done += t->w;
+    }
+  return TERRAIN_OK;
+}
+
+/* Node (i, j)'s 2 x 2 box sums, each run weighted by how often it counts. */
+static double
+guide_node_sum (const GuideTable *t, const GuideBoxes *b, int i, int j)
+{
+  double sum = 0.0;
+  for (int by = 0; by < 2; by++)
+    for (int bx = 0; bx < 2; bx++)
+      {
+        const GuideRun *ys = b->yruns + (size_t) (j * 2 + by) * 3;
+        const GuideRun *xs = b->xruns + (size_t) (i * 2 + bx) * 3;
+        for (int m = 0; m < b->yn[j * 2 + by]; m++)
+          for (int k = 0; k < b->xn[i * 2 + bx]; k++)
+            sum += ys[m].weight * xs[k].weight *
+                   (double) guide_rect_sum (t, xs[k].c0, xs[k].c1, ys[m].c0, ys[m].c1);
+      }
+  return sum;
+}
+
+/* The nodes of r from the integral image and the boxes. */
+static TerrainStatus
+guide_nodes (const GuideTable *t, const GuideBoxes *b, int shift, Rect r, float *v,
+             double six_sigma, const TerrainProgress *progress, double *done, double total)
+{
+  const int64_t s = (int64_t) 1 << shift;
+  const int     rw = rect_width (r), rh = rect_height (r);
+  /* Mean of 2 x 2 box sums of s x s pixels of values scaled by GUIDE_ONE (a power of two:
+   * exact). */
+  const double norm = 1.0 / (4.0 * (double) s * (double) s * (double) GUIDE_ONE);
+  for (int j = 0; j < rh; j++)
+    {
+      if (j % BAND_ROWS == 0 && terrain_progress_report (progress, *done / total))
+        return TERRAIN_CANCELLED;
+      for (int i = 0; i < rw; i++)
+        v[(size_t) j * rw + i] = (float) ((guide_node_sum (t, b, i, j) * norm - 0.5) * six_sigma);
+      *done += rw;
+    }
+  return TERRAIN_OK;
+}
+
 /* Computes the guided level on r (node coordinates of spacing 2^shift) into v, in raw
  * field units: (box mean - 0.5) * six_sigma. The integral image covers only
  * guide_extent (). Progress runs from *done towards total. */
@@ -429,110 +563,25 @@ static TerrainStatus
 guide_level (const TerrainField *p, int shift, Rect r, float *v, double six_sigma,
              const TerrainProgress *progress, double *done, double total)
 {
-  const int64_t s = (int64_t) 1 << shift;
-  const int64_t gw = p->guide_width, gh = p->guide_height;
-  const int     rw = rect_width (r), rh = rect_height (r);
-
   if (shift == 0)
+    return guide_pixels (p, r, v, six_sigma, progress, done, total);
+
+  GuideTable    t = guide_extent (p, shift, r);
+  GuideBoxes    b = { NULL, NULL, NULL, NULL };
+  TerrainStatus status = guide_alloc (&t, &b, rect_width (r), rect_height (r));
+  if (status != TERRAIN_OK)
+    return status;
+  status = guide_table_fill (p, &t, progress, done, total);
+  if (status == TERRAIN_OK)
     {
-      /* Spacing 1: each node is its own pixel (the same value the table would give, with
-       * no table). */
-      for (int j = 0; j < rh; j++)
-        {
-          if (j % BAND_ROWS == 0 && terrain_progress_report (progress, *done / total))
-            return TERRAIN_CANCELLED;
-          const int64_t gy = clamp64 (r.y0 + j - p->guide_y, 0, gh - 1);
-          const float  *g = p->guide + (size_t) gy * (size_t) gw;
-          for (int i = 0; i < rw; i++)
-            {
-              const int64_t gx = clamp64 (r.x0 + i - p->guide_x, 0, gw - 1);
-              const double  mean = (double) guide_quantise (g[gx]) * (1.0 / (double) GUIDE_ONE);
-              v[(size_t) j * rw + i] = (float) ((mean - 0.5) * six_sigma);
-            }
-          *done += rw;
-        }
-      return TERRAIN_OK;
+      guide_axis (r.x0, rect_width (r), shift, p->guide_x, p->guide_width, t.gx0, b.xruns, b.xn);
+      guide_axis (r.y0, rect_height (r), shift, p->guide_y, p->guide_height, t.gy0, b.yruns,
+                  b.yn);
+      status = guide_nodes (&t, &b, shift, r, v, six_sigma, progress, done, total);
     }
-
-  GuideTable t = guide_extent (p, shift, r);
-
-  const size_t stride = (size_t) t.w + 1;
-  if (stride > SIZE_MAX / sizeof (int64_t) / ((size_t) t.h + 1) ||
-      (size_t) rw > SIZE_MAX / 6 / sizeof (GuideRun) ||
-      (size_t) rh > SIZE_MAX / 6 / sizeof (GuideRun))
-    return TERRAIN_ERROR_NO_MEMORY;
-  t.sum = malloc (stride * ((size_t) t.h + 1) * sizeof (int64_t));
-  GuideRun *xruns = malloc ((size_t) rw * 6 * sizeof (GuideRun));
-  GuideRun *yruns = malloc ((size_t) rh * 6 * sizeof (GuideRun));
-  int      *xn = malloc ((size_t) rw * 2 * sizeof (int));
-  int      *yn = malloc ((size_t) rh * 2 * sizeof (int));
-  TerrainStatus status = TERRAIN_OK;
-  if (! t.sum || ! xruns || ! yruns || ! xn || ! yn)
-    {
-      status = TERRAIN_ERROR_NO_MEMORY;
-      goto done_level;
-    }
-
-  for (size_t i = 0; i < stride; i++)
-    t.sum[i] = 0;
-  for (int j = 0; j < t.h; j++)
-    {
-      if (j % BAND_ROWS == 0 && terrain_progress_report (progress, *done / total))
-        {
-          status = TERRAIN_CANCELLED;
-          break;
-        }
-      const float   *g = p->guide + (size_t) (t.gy0 + j) * (size_t) gw + (size_t) t.gx0;
-      const int64_t *above = t.sum + (size_t) j * stride;
-      int64_t       *row = t.sum + (size_t) (j + 1) * stride, run = 0;
-      row[0] = 0;
-      for (int i = 0; i < t.w; i++)
-        {
-          run += guide_quantise (g[i]);
-          row[i + 1] = above[i + 1] + run;
-        }
-      *done += t.w;
-    }
-
-  guide_axis (r.x0, rw, shift, p->guide_x, gw, t.gx0, xruns, xn);
-  guide_axis (r.y0, rh, shift, p->guide_y, gh, t.gy0, yruns, yn);
-  /* Mean of 2 x 2 box sums of s x s pixels of values scaled by GUIDE_ONE (a power of two:
-   * exact). */
-  const double norm = 1.0 / (4.0 * (double) s * (double) s * (double) GUIDE_ONE);
-  for (int j = 0; j < rh && status == TERRAIN_OK; j++)
-    {
-      if (j % BAND_ROWS == 0 && terrain_progress_report (progress, *done / total))
-        {
-          status = TERRAIN_CANCELLED;
-          break;
-        }
-      for (int i = 0; i < rw; i++)
-        {
-          double sum = 0.0;
-          for (int by = 0; by < 2; by++)
-            for (int bx = 0; bx < 2; bx++)
-              {
-                const GuideRun *ys = yruns + (size_t) (j * 2 + by) * 3;
-                const GuideRun *xs = xruns + (size_t) (i * 2 + bx) * 3;
-                for (int m = 0; m < yn[j * 2 + by]; m++)
-                  for (int k = 0; k < xn[i * 2 + bx]; k++)
-                    sum += ys[m].weight * xs[k].weight *
-                           (double) guide_rect_sum (&t, xs[k].c0, xs[k].c1, ys[m].c0, ys[m].c1);
-              }
-          v[(size_t) j * rw + i] = (float) ((sum * norm - 0.5) * six_sigma);
-        }
-      *done += rw;
-    }
-
-done_level:
-  free (t.sum);
-  free (xruns);
-  free (yruns);
-  free (xn);
-  free (yn);
+  guide_free (&t, &b);
   return status;
 }
-
 void
 terrain_field_defaults (TerrainField *params)
 {
@@ -549,9 +598,9 @@ terrain_field_defaults (TerrainField *params)
   params->guide_scale = 32;
 }
 
-TerrainStatus
-terrain_field (const TerrainField *p, float *out, int width, int height,
-               const TerrainProgress *progress)
+/* Every parameter and the size, before anything is touched. */
+static TerrainStatus
+field_check (const TerrainField *p, int width, int height)
 {
   TerrainStatus status = terrain_check_size (width, height);
   if (status != TERRAIN_OK)
@@ -563,78 +612,133 @@ terrain_field (const TerrainField *p, float *out, int width, int height,
     return TERRAIN_ERROR_INVALID;
   if (p->guide && (p->guide_width < 1 || p->guide_height < 1 || p->guide_scale < 1))
     return TERRAIN_ERROR_INVALID;
+  return TERRAIN_OK;
+}
 
-  double sigma;
-  status = field_sigma (p, &sigma);
-  if (status != TERRAIN_OK)
-    return status;
-  const float scale = (float) (0.5 / (OUTPUT_SIGMAS * sigma));
+/* One render: its levels, scratch and progress. */
+typedef struct
+{
+  const TerrainField    *p;
+  float                 *out;
+  size_t                 n;        /* output pixels */
+  Rect                   rects[TERRAIN_FIELD_MAX_ITERATIONS + 1]; /* of levels 0 .. levels */
+  int                    levels;
+  int                    first;    /* the first level computed: 0, or the guided level */
+  int                    shift;    /* guided: the guided level's spacing is 2^shift */
+  double                 sigma;
+  float                  scale;    /* raw field to output: 0.5 + v * scale, clamped */
+  Scratch                s;
+  const TerrainProgress *progress;
+  double                 done, total; /* progress: nodes and guide pixels made, of total */
+} FieldRun;
 
-  const int levels = p->iterations;
-  Rect      rects[TERRAIN_FIELD_MAX_ITERATIONS + 1];
-  rects[levels] = (Rect) { p->offset_x, (int64_t) p->offset_x + width - 1,
-                           p->offset_y, (int64_t) p->offset_y + height - 1 };
+/* The levels' rectangles, the levels computed and the work to do. */
+static void
+field_plan (FieldRun *f, int width, int height)
+{
+  const TerrainField *p = f->p;
+  const int           levels = f->levels;
+  f->rects[levels] = (Rect) { p->offset_x, (int64_t) p->offset_x + width - 1,
+                              p->offset_y, (int64_t) p->offset_y + height - 1 };
   for (int k = levels; k > 0; k--)
-    rects[k - 1] = parent_rect (rects[k]);
+    f->rects[k - 1] = parent_rect (f->rects[k]);
 
   /* Guided: level `first` (spacing 2^shift, the largest power of two <= guide_scale and
    * <= 2^N) comes from the guide; the levels above it are not computed. */
-  int first = 0, shift = 0;
+  f->first = 0;
+  f->shift = 0;
   if (p->guide)
     {
-      while (shift < levels && ((int64_t) 2 << shift) <= p->guide_scale)
-        shift++;
-      first = levels - shift;
+      while (f->shift < levels && ((int64_t) 2 << f->shift) <= p->guide_scale)
+        f->shift++;
+      f->first = levels - f->shift;
     }
-
-  Scratch s;
-  status = scratch_alloc (&s, rects, first, levels);
-  if (status != TERRAIN_OK)
-    return status;
 
   /* Progress counts refined nodes (and, guided, guide nodes and integral-image pixels, at
    * most about the rectangle's size); the last level is most of them. */
-  double total = 0.0, done = 0.0;
-  for (int k = first + 1; k <= levels; k++)
-    total += (double) rect_width (rects[k]) * rect_height (rects[k]);
+  f->total = 0.0;
+  f->done = 0.0;
+  for (int k = f->first + 1; k <= levels; k++)
+    f->total += (double) rect_width (f->rects[k]) * rect_height (f->rects[k]);
   if (p->guide)
     {
-      const GuideTable t = guide_extent (p, shift, rects[first]);
-      total += (double) rect_width (rects[first]) * rect_height (rects[first]) +
-               (shift > 0 ? (double) t.w * t.h : 0.0);
+      const Rect       r = f->rects[f->first];
+      const GuideTable t = guide_extent (p, f->shift, r);
+      f->total += (double) rect_width (r) * rect_height (r) +
+                  (f->shift > 0 ? (double) t.w * t.h : 0.0);
     }
+}
 
+/* The first level computed: white noise, or the guided level (written into the output and
+ * mapped to [0, 1] when it is the last level). */
+static TerrainStatus
+field_first_level (FieldRun *f)
+{
+  const TerrainField *p = f->p;
   if (! p->guide)
-    level_zero (s.buffer[0], rects[0], p->seed);
-  else
     {
-      float *v = first == levels ? out : s.buffer[first & 1];
-      status = guide_level (p, shift, rects[first], v, 2.0 * OUTPUT_SIGMAS * sigma, progress,
-                            &done, total);
-      if (status == TERRAIN_OK && first == levels)
-        for (size_t i = 0; i < (size_t) width * height; i++)
-          {
-            const float o = 0.5f + v[i] * scale;
-            v[i] = o < 0.0f ? 0.0f : o > 1.0f ? 1.0f : o;
-          }
+      level_zero (f->s.buffer[0], f->rects[0], p->seed);
+      return TERRAIN_OK;
     }
-  for (int k = first + 1; k <= levels && status == TERRAIN_OK; k++)
-    {
-      const int last = k == levels, ch = rect_height (rects[k]), cw = rect_width (rects[k]);
-      Level l = { s.buffer[(k - 1) & 1], rects[k - 1], last ? out : s.buffer[k & 1], rects[k],
-                  s.diamonds, s.column_hash, p->seed, k,
-                  (float) pow (2.0, -p->roughness * k),
-                  (float) pow (2.0, -p->roughness * (k + 0.5)), last ? scale : 0.0f };
-      const int dh = rect_height (rects[k - 1]) - 1; /* rows of diamonds */
-      level_hashes (&l);
-      terrain_parallel_rows (dh, terrain_parallel_strips (dh, (size_t) dh * cw), dh, level_diamonds, &l, NULL,
-                             0.0, 0.0);
-      status = terrain_parallel_rows (ch, terrain_parallel_strips (ch, (size_t) ch * cw), BAND_ROWS, level_rows,
-                                      &l, progress, done / total,
-                                      (done + (double) cw * ch) / total);
-      done += (double) cw * ch;
-    }
-  scratch_free (&s);
+  const int     last = f->first == f->levels;
+  float        *v = last ? f->out : f->s.buffer[f->first & 1];
+  TerrainStatus status = guide_level (p, f->shift, f->rects[f->first], v,
+                                      2.0 * OUTPUT_SIGMAS * f->sigma, f->progress, &f->done,
+                                      f->total);
+  if (status == TERRAIN_OK && last)
+    for (size_t i = 0; i < f->n; i++)
+      v[i] = output_value (v[i], f->scale);
+  return status;
+}
+
+/* Level k from level k - 1: the diamonds, then the rows (mapped to the output on the
+ * last level). */
+static TerrainStatus
+field_refine (FieldRun *f, int k)
+{
+  const TerrainField *p = f->p;
+  const Rect         *rects = f->rects;
+  const int           last = k == f->levels;
+  const int           ch = rect_height (rects[k]), cw = rect_width (rects[k]);
+  Level l = { f->s.buffer[(k - 1) & 1], rects[k - 1], last ? f->out : f->s.buffer[k & 1],
+              rects[k], f->s.diamonds, f->s.column_hash, p->seed, k,
+              (float) pow (2.0, -p->roughness * k),
+              (float) pow (2.0, -p->roughness * (k + 0.5)), last ? f->scale : 0.0f };
+  const int dh = rect_height (rects[k - 1]) - 1; /* rows of diamonds */
+  level_hashes (&l);
+  terrain_parallel_rows (dh, terrain_parallel_strips (dh, (size_t) dh * cw), dh, level_diamonds,
+                         &l, NULL, 0.0, 0.0);
+  const TerrainStatus status =
+    terrain_parallel_rows (ch, terrain_parallel_strips (ch, (size_t) ch * cw), BAND_ROWS,
+                           level_rows, &l, f->progress, f->done / f->total,
+                           (f->done + (double) cw * ch) / f->total);
+  f->done += (double) cw * ch;
+  return status;
+}
+
+TerrainStatus
+terrain_field (const TerrainField *p, float *out, int width, int height,
+               const TerrainProgress *progress)
+{
+  TerrainStatus status = field_check (p, width, height);
+  if (status != TERRAIN_OK)
+    return status;
+
+  FieldRun f = { .p = p, .out = out, .n = (size_t) width * height, .levels = p->iterations,
+                 .progress = progress };
+  status = field_sigma (p, &f.sigma);
+  if (status != TERRAIN_OK)
+    return status;
+  f.scale = (float) (0.5 / (OUTPUT_SIGMAS * f.sigma));
+  field_plan (&f, width, height);
+  status = scratch_alloc (&f.s, f.rects, f.first, f.levels);
+  if (status != TERRAIN_OK)
+    return status;
+
+  status = field_first_level (&f);
+  for (int k = f.first + 1; k <= f.levels && status == TERRAIN_OK; k++)
+    status = field_refine (&f, k);
+  scratch_free (&f.s);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
     status = TERRAIN_CANCELLED;
   return status;

@@ -217,13 +217,24 @@ measure (Pass *pass)
   pass->range = hi > lo ? hi - lo : 0.0f;
 }
 
-/* Alpine: the ridge field c rendered band by band (no layer-sized buffer; the field is a
- * function of position, so the bands join exactly) and combined into the layer. */
+/* The ridge field c that alpine's curve reads beside the base: seed mix32 (seed ^ salt),
+ * `fewer` iterations fewer than the base, its own roughness and fixed mapping. */
+typedef struct
+{
+  uint32_t salt;
+  int      fewer;
+  double   roughness;
+} RidgeField;
+
+/* The ridge field rendered band by band (no layer-sized buffer; the field is a function of
+ * position, so the bands join exactly), each band's rows of the layer going through the
+ * curve as soon as the band is there. */
 #define RIDGE_BAND_CELLS (1 << 18)
 
 static TerrainStatus
-alpine_ridges (const Pass *p, uint32_t seed, int iterations, const TerrainProgress *progress,
-               double from, double to)
+run_ridged_curve (const Pass *p, void (*curve) (const Pass *, float *, int),
+                  const RidgeField *ridge, uint32_t seed, int iterations,
+                  const TerrainProgress *progress, double from, double to)
 {
   const int w = p->width, h = p->height;
   const int band = w >= RIDGE_BAND_CELLS ? 1 : RIDGE_BAND_CELLS / w < h ? RIDGE_BAND_CELLS / w : h;
@@ -232,9 +243,9 @@ alpine_ridges (const Pass *p, uint32_t seed, int iterations, const TerrainProgre
     return TERRAIN_ERROR_NO_MEMORY;
   TerrainField f;
   terrain_field_defaults (&f);
-  f.seed = terrain_mix32 (seed ^ ALPINE_RIDGE_SALT);
-  f.iterations = iterations - ALPINE_RIDGE_LEVELS;
-  f.roughness = ALPINE_RIDGE_ROUGHNESS;
+  f.seed = terrain_mix32 (seed ^ ridge->salt);
+  f.iterations = iterations - ridge->fewer;
+  f.roughness = ridge->roughness;
   TerrainStatus status = TERRAIN_OK;
   for (int y0 = 0; y0 < h && status == TERRAIN_OK; y0 += band)
     {
@@ -251,7 +262,7 @@ alpine_ridges (const Pass *p, uint32_t seed, int iterations, const TerrainProgre
       rows_pass.height = rows;
       rows_pass.ridges = ridges;
       if (status == TERRAIN_OK)
-        status = run_pass (&rows_pass, alpine_row, NULL, 0.0, 0.0);
+        status = run_pass (&rows_pass, curve, NULL, 0.0, 0.0);
     }
   free (ridges);
   return status;
@@ -291,6 +302,151 @@ sea_level (const float *g, size_t n, float *g_max)
   return s > least ? s : least;
 }
 
+/* ---- The recipes ----
+ *
+ * Every preset is the same four stages, run by the short functions below from its entry
+ * in `recipes`: the base field stretched onto [0, 1], a height curve (alpine's also
+ * reading a ridge field), a finishing stage with lengths relative to the feature size F,
+ * and for alpine a last stretch onto [0, 1]. */
+
+/* A finishing stage and its parameters. */
+typedef struct Finish Finish;
+struct Finish
+{
+  TerrainStatus (*run) (const Finish *finish, Pass *pass, double feature,
+                        const TerrainProgress *progress, double from, double to);
+  int    iterations;
+  double length; /* erosion: talus length / F; smoothing: k = 1 / (1 + F / length) */
+};
+
+/* Thermal erosion (strength and neighbourhood its defaults). */
+static TerrainStatus
+finish_erode (const Finish *finish, Pass *pass, double feature,
+              const TerrainProgress *progress, double from, double to)
+{
+  TerrainThermalErosion erosion;
+  Stage                 stage;
+  terrain_thermal_erosion_defaults (&erosion);
+  erosion.iterations = finish->iterations;
+  erosion.talus = finish->length / feature;
+  return terrain_thermal_erosion (&erosion, pass->data, pass->width, pass->height,
+                                  stage_progress (&stage, progress, from, to));
+}
+
+/* FIR smoothing: an exponential smoothing over about F / length pixels. */
+static TerrainStatus
+finish_smooth (const Finish *finish, Pass *pass, double feature,
+               const TerrainProgress *progress, double from, double to)
+{
+  TerrainSmooth smooth;
+  Stage         stage;
+  terrain_smooth_defaults (&smooth);
+  smooth.method = TERRAIN_SMOOTH_FIR;
+  smooth.k = 1.0 / (1.0 + feature / finish->length);
+  smooth.iterations = finish->iterations;
+  return terrain_smooth (&smooth, pass->data, pass->width, pass->height,
+                         stage_progress (&stage, progress, from, to));
+}
+
+/* Islands: the sea level, then land above it and shelf and sea floor below. */
+static TerrainStatus
+finish_sea (const Finish *finish, Pass *pass, double feature, const TerrainProgress *progress,
+            double from, double to)
+{
+  (void) finish;
+  (void) feature;
+  pass->sea_level = sea_level (pass->data, (size_t) pass->width * pass->height, &pass->land_top);
+  return run_pass (pass, islands_sea_row, progress, from, to);
+}
+
+/* Where each stage ends on the progress bar (about its share of the time). */
+typedef struct
+{
+  double field, shape, relief; /* the field, the curve (and ridges), the finishing stage */
+} Shares;
+
+typedef struct
+{
+  double            roughness; /* the base field's H */
+  const RidgeField *ridges;    /* NULL, or the field the curve reads beside the base */
+  void            (*curve) (const Pass *pass, float *row, int y);
+  Finish            finish;
+  int               stretch;   /* stretched onto [0, 1] again after the finishing stage */
+  Shares            shares;
+} Recipe;
+
+static const RidgeField alpine_ridges = { ALPINE_RIDGE_SALT, ALPINE_RIDGE_LEVELS,
+                                          ALPINE_RIDGE_ROUGHNESS };
+
+static const Recipe recipes[] = {
+  [TERRAIN_LANDSCAPE_ALPINE] = {
+    .roughness = ALPINE_ROUGHNESS, .ridges = &alpine_ridges, .curve = alpine_row,
+    .finish = { finish_erode, ALPINE_ITERATIONS, ALPINE_TALUS }, .stretch = 1,
+    .shares = { 0.15, 0.35, 0.97 } },
+  [TERRAIN_LANDSCAPE_ROLLING_HILLS] = {
+    .roughness = HILLS_ROUGHNESS, .curve = hills_row,
+    .finish = { finish_smooth, HILLS_ITERATIONS, HILLS_SMOOTH_LENGTH },
+    .shares = { 0.50, 0.55, 1.00 } },
+  [TERRAIN_LANDSCAPE_ISLANDS] = {
+    .roughness = ISLANDS_ROUGHNESS, .curve = islands_falloff_row,
+    .finish = { finish_sea, 0, 0.0 },
+    .shares = { 0.60, 0.80, 1.00 } },
+  [TERRAIN_LANDSCAPE_MESA] = {
+    .roughness = MESA_ROUGHNESS, .curve = mesa_row,
+    .finish = { finish_erode, MESA_ITERATIONS, MESA_TALUS },
+    .shares = { 0.20, 0.25, 1.00 } },
+};
+
+/* The scale of slopes and smoothing: the feature size, but no more than the layer's longer
+ * side (the stretch makes the largest feature the layer sees span the full range), and at
+ * least the smallest feature size (talus 16 / 16 = 1 at most). */
+static double
+feature_length (int feature_size, int width, int height)
+{
+  const int side = width > height ? width : height;
+  const int scale = feature_size < side ? feature_size : side;
+  return scale > TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE ? scale : TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE;
+}
+
+/* The base field, into the layer. */
+static TerrainStatus
+landscape_base (const Recipe *r, const TerrainLandscape *params, float *out, int width,
+                int height, const TerrainProgress *progress)
+{
+  TerrainField field;
+  Stage        stage;
+  terrain_field_defaults (&field);
+  field.seed = params->seed;
+  field.iterations = terrain_landscape_iterations (params->feature_size);
+  field.roughness = r->roughness;
+  return terrain_field (&field, out, width, height,
+                        stage_progress (&stage, progress, 0.0, r->shares.field));
+}
+
+/* The height curve, on the base as measured into pass. */
+static TerrainStatus
+landscape_curve (const Recipe *r, Pass *pass, const TerrainLandscape *params,
+                 const TerrainProgress *progress)
+{
+  if (r->ridges)
+    return run_ridged_curve (pass, r->curve, r->ridges, params->seed,
+                             terrain_landscape_iterations (params->feature_size), progress,
+                             r->shares.field, r->shares.shape);
+  return run_pass (pass, r->curve, progress, r->shares.field, r->shares.shape);
+}
+
+/* The finishing stage, and the last stretch when the recipe has one. */
+static TerrainStatus
+landscape_finish (const Recipe *r, Pass *pass, double feature, const TerrainProgress *progress)
+{
+  TerrainStatus status =
+    r->finish.run (&r->finish, pass, feature, progress, r->shares.shape, r->shares.relief);
+  if (status != TERRAIN_OK || ! r->stretch)
+    return status;
+  measure (pass);
+  return run_pass (pass, stretch_row, progress, r->shares.relief, 1.0);
+}
+
 /* ---- Public entry points ---- */
 
 void
@@ -313,19 +469,6 @@ terrain_landscape_iterations (int feature_size)
   return n;
 }
 
-/* Where each preset's stages end on the progress bar (about their share of the time). */
-typedef struct
-{
-  double field, shape, relief; /* the field, the curve (and ridges), smoothing or erosion */
-} Shares;
-
-static const Shares shares[] = {
-  [TERRAIN_LANDSCAPE_ALPINE]        = { 0.15, 0.35, 0.97 },
-  [TERRAIN_LANDSCAPE_ROLLING_HILLS] = { 0.50, 0.55, 1.00 },
-  [TERRAIN_LANDSCAPE_ISLANDS]       = { 0.60, 0.80, 1.00 },
-  [TERRAIN_LANDSCAPE_MESA]          = { 0.20, 0.25, 1.00 },
-};
-
 TerrainStatus
 terrain_landscape (const TerrainLandscape *params, float *out, int width, int height,
                    const TerrainProgress *progress)
@@ -338,93 +481,16 @@ terrain_landscape (const TerrainLandscape *params, float *out, int width, int he
       params->feature_size > TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE)
     return TERRAIN_ERROR_INVALID;
 
-  const TerrainLandscapePreset preset = params->preset;
-  const Shares                 share = shares[preset];
-  /* The scale of slopes and smoothing: the feature size, but no more than the layer's
-   * longer side (the stretch makes the largest feature the layer sees span the full range),
-   * and at least the smallest feature size (talus 16 / 16 = 1 at most). */
-  const int    side = width > height ? width : height;
-  const int    scale = params->feature_size < side ? params->feature_size : side;
-  const double feature = scale > TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE
-                           ? scale : TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE;
-  Stage                        stage;
-
-  /* The base. */
-  TerrainField field;
-  terrain_field_defaults (&field);
-  field.seed = params->seed;
-  field.iterations = terrain_landscape_iterations (params->feature_size);
-  field.roughness = preset == TERRAIN_LANDSCAPE_ALPINE          ? ALPINE_ROUGHNESS
-                    : preset == TERRAIN_LANDSCAPE_ROLLING_HILLS ? HILLS_ROUGHNESS
-                    : preset == TERRAIN_LANDSCAPE_ISLANDS       ? ISLANDS_ROUGHNESS
-                                                                : MESA_ROUGHNESS;
-  status = terrain_field (&field, out, width, height,
-                          stage_progress (&stage, progress, 0.0, share.field));
+  const Recipe *recipe = &recipes[params->preset];
+  status = landscape_base (recipe, params, out, width, height, progress);
   if (status != TERRAIN_OK)
     return status;
-
   Pass pass = { out, width, height, 0.0f, 0.0f, 0.0f, 0.0f, NULL, NULL };
   measure (&pass);
-
-  switch (preset)
-    {
-    case TERRAIN_LANDSCAPE_ALPINE:
-      {
-        status = alpine_ridges (&pass, params->seed, field.iterations, progress, share.field,
-                                share.shape);
-        TerrainThermalErosion erosion;
-        terrain_thermal_erosion_defaults (&erosion);
-        erosion.iterations = ALPINE_ITERATIONS;
-        erosion.talus = ALPINE_TALUS / feature;
-        if (status == TERRAIN_OK)
-          status = terrain_thermal_erosion (&erosion, out, width, height,
-                                            stage_progress (&stage, progress, share.shape,
-                                                            share.relief));
-        if (status == TERRAIN_OK)
-          {
-            measure (&pass);
-            status = run_pass (&pass, stretch_row, progress, share.relief, 1.0);
-          }
-        break;
-      }
-
-    case TERRAIN_LANDSCAPE_ROLLING_HILLS:
-      {
-        status = run_pass (&pass, hills_row, progress, share.field, share.shape);
-        TerrainSmooth smooth;
-        terrain_smooth_defaults (&smooth);
-        smooth.method = TERRAIN_SMOOTH_FIR;
-        smooth.k = 1.0 / (1.0 + feature / HILLS_SMOOTH_LENGTH);
-        smooth.iterations = HILLS_ITERATIONS;
-        if (status == TERRAIN_OK)
-          status = terrain_smooth (&smooth, out, width, height,
-                                   stage_progress (&stage, progress, share.shape, 1.0));
-        break;
-      }
-
-    case TERRAIN_LANDSCAPE_ISLANDS:
-      status = run_pass (&pass, islands_falloff_row, progress, share.field, share.shape);
-      if (status == TERRAIN_OK)
-        {
-          pass.sea_level = sea_level (out, (size_t) width * height, &pass.land_top);
-          status = run_pass (&pass, islands_sea_row, progress, share.shape, 1.0);
-        }
-      break;
-
-    case TERRAIN_LANDSCAPE_MESA:
-      {
-        status = run_pass (&pass, mesa_row, progress, share.field, share.shape);
-        TerrainThermalErosion erosion;
-        terrain_thermal_erosion_defaults (&erosion);
-        erosion.iterations = MESA_ITERATIONS;
-        erosion.talus = MESA_TALUS / feature;
-        if (status == TERRAIN_OK)
-          status = terrain_thermal_erosion (&erosion, out, width, height,
-                                            stage_progress (&stage, progress, share.shape, 1.0));
-        break;
-      }
-    }
-
+  status = landscape_curve (recipe, &pass, params, progress);
+  if (status == TERRAIN_OK)
+    status = landscape_finish (recipe, &pass, feature_length (params->feature_size, width, height),
+                               progress);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
     status = TERRAIN_CANCELLED;
   return status;

@@ -86,6 +86,35 @@ drop (Deposit *d, long n)
   d->y = y;
 }
 
+/* Drops the particles, an equal share (the first `extra` sites one more) at each site in
+ * turn, in chunks between progress reports. */
+static TerrainStatus
+deposit_all (Deposit *d, const TerrainParticles *p, const TerrainProgress *progress)
+{
+  const long per_site = p->particles / p->sites, extra = p->particles % p->sites;
+  long done = 0, until_report = 0;
+  for (int s = 0; s < p->sites && done < p->particles; s++)
+    {
+      d->x = (int) terrain_rng_below (&d->walk, (uint32_t) d->width);
+      d->y = (int) terrain_rng_below (&d->walk, (uint32_t) d->height);
+      for (long left = per_site + (s < extra); left > 0;)
+        {
+          if (until_report == 0)
+            {
+              if (terrain_progress_report (progress, DEPOSIT_SHARE * done / p->particles))
+                return TERRAIN_CANCELLED;
+              until_report = REPORT_EVERY;
+            }
+          const long chunk = left < until_report ? left : until_report;
+          drop (d, chunk);
+          left -= chunk;
+          until_report -= chunk;
+          done += chunk;
+        }
+    }
+  return terrain_progress_report (progress, DEPOSIT_SHARE) ? TERRAIN_CANCELLED : TERRAIN_OK;
+}
+
 /* Shankel's caldera: mirror everything above the rim (1 - c/2) * peak about the rim. */
 static void
 caldera (float *out, size_t n, double depth)
@@ -134,40 +163,14 @@ terrain_particles (const TerrainParticles *p, float *out, int width, int height,
   terrain_rng_init (&d.walk, p->seed, STREAM_WALK);
   terrain_rng_init (&d.ties, p->seed, STREAM_TIES);
 
-  const long per_site = p->particles / p->sites, extra = p->particles % p->sites;
-  long done = 0, until_report = 0;
-  for (int s = 0; s < p->sites && done < p->particles; s++)
-    {
-      d.x = (int) terrain_rng_below (&d.walk, (uint32_t) width);
-      d.y = (int) terrain_rng_below (&d.walk, (uint32_t) height);
-      for (long left = per_site + (s < extra); left > 0;)
-        {
-          if (until_report == 0)
-            {
-              if (terrain_progress_report (progress, DEPOSIT_SHARE * done / p->particles))
-                {
-                  free (d.count);
-                  return TERRAIN_CANCELLED;
-                }
-              until_report = REPORT_EVERY;
-            }
-          const long chunk = left < until_report ? left : until_report;
-          drop (&d, chunk);
-          left -= chunk;
-          until_report -= chunk;
-          done += chunk;
-        }
-    }
-  if (terrain_progress_report (progress, DEPOSIT_SHARE))
-    {
-      free (d.count);
-      return TERRAIN_CANCELLED;
-    }
-
+  status = deposit_all (&d, p, progress);
   /* Multiplying the exact count (not summing heights) keeps the total mass exact. */
-  for (size_t i = 0; i < n; i++)
-    out[i] = (float) (d.count[i] * p->particle_height);
+  if (status == TERRAIN_OK)
+    for (size_t i = 0; i < n; i++)
+      out[i] = (float) (d.count[i] * p->particle_height);
   free (d.count);
+  if (status != TERRAIN_OK)
+    return status;
 
   if (p->caldera > 0.0)
     caldera (out, n, p->caldera);

@@ -108,6 +108,7 @@ typedef struct
   float        talus, diagonal_talus; /* thresholds of axial and diagonal pairs */
   uint32_t     talus_bits, diagonal_bits;
   float        half_strength;
+  int          band_rows, tasks;  /* rows per run, tasks per run */
   int          band_start, band_end, rows_per_task; /* the rows of the current run */
   const struct RowKernels *kernels;
 } Iteration;
@@ -386,6 +387,94 @@ scale (float *data, size_t n, float factor)
     }
 }
 
+/* ---- Iterations ---- */
+
+/* The iterations' constants: thresholds in units of `unit` (the map's scale), runs of
+ * band_rows rows cut into `tasks` tasks. The buffers are the caller's. */
+static void
+iteration_init (Iteration *it, const TerrainThermalErosion *p, int width, int height,
+                float unit, int band_rows, int tasks)
+{
+  it->width = width;
+  it->height = height;
+  it->eight = p->neighbourhood == TERRAIN_NEIGHBOURHOOD_8;
+  it->talus = (float) p->talus * unit;
+  it->diagonal_talus = (float) (p->talus * sqrt (2.0)) * unit;
+  it->talus_bits = magnitude_bits (it->talus);
+  it->diagonal_bits = magnitude_bits (it->diagonal_talus);
+  it->half_strength = (float) (p->strength / 2.0);
+  it->band_rows = band_rows;
+  it->tasks = tasks;
+  it->rows_per_task = (band_rows + tasks - 1) / tasks;
+  it->kernels = row_kernels ();
+}
+
+/* Iteration i of `iterations`, from it->old into it->next, run by run, reporting progress
+ * before each run; *changed_any: some height changed. */
+static TerrainStatus
+iterate (Iteration *it, int i, int iterations, const TerrainProgress *progress, int *changed_any)
+{
+  *changed_any = 0;
+  for (int y = 0; y < it->height; y += it->band_rows)
+    {
+      if (terrain_progress_report (progress, (i + (double) y / it->height) / iterations))
+        return TERRAIN_CANCELLED;
+      it->band_start = y;
+      it->band_end = y + it->band_rows < it->height ? y + it->band_rows : it->height;
+      terrain_parallel_for (it->tasks, iterate_rows, it);
+      for (int t = 0; t < it->tasks; t++)
+        *changed_any |= it->changed[t];
+    }
+  return TERRAIN_OK;
+}
+
+/* Runs the iterations on data, stopping early at a fixed point. Heights go from `current`
+ * to the other buffer (data or spare) and back: `current` always holds the result of whole
+ * iterations, and ends in data, cancelled or not. */
+static TerrainStatus
+iterate_all (Iteration *it, float *data, float *spare, int iterations,
+             const TerrainProgress *progress)
+{
+  TerrainStatus status = TERRAIN_OK;
+  float        *current = data;
+  for (int i = 0; i < iterations; i++)
+    {
+      int changed_any;
+      it->old = current;
+      it->next = current == data ? spare : data;
+      status = iterate (it, i, iterations, progress, &changed_any);
+      if (status != TERRAIN_OK)
+        break;
+      current = it->next;
+      if (! changed_any) /* a fixed point: every further iteration gives the same */
+        break;
+    }
+  if (current != data)
+    memcpy (data, current, (size_t) it->width * it->height * sizeof (float));
+  return status;
+}
+
+/* Erodes data with the scratch given, halving a map too large for its differences first
+ * (and restoring its scale after). */
+static TerrainStatus
+erode (const TerrainThermalErosion *p, float *data, int width, int height, float *spare,
+       float *rates, int *changed, int band_rows, int tasks, const TerrainProgress *progress)
+{
+  const size_t n = (size_t) width * height;
+  const int    halved = needs_halving (data, n);
+  const float  unit = halved ? 0.5f : 1.0f;
+  if (halved)
+    scale (data, n, unit);
+  Iteration it;
+  iteration_init (&it, p, width, height, unit, band_rows, tasks);
+  it.rates = rates;
+  it.changed = changed;
+  const TerrainStatus status = iterate_all (&it, data, spare, p->iterations, progress);
+  if (halved)
+    scale (data, n, 1.0f / unit);
+  return status;
+}
+
 /* ---- Public entry points ---- */
 
 void
@@ -417,65 +506,9 @@ terrain_thermal_erosion (const TerrainThermalErosion *p, float *data, int width,
   float *spare = malloc (n * sizeof (float));
   float *rates = malloc ((size_t) tasks * 3 * width * sizeof (float));
   int   *changed = malloc ((size_t) tasks * sizeof (int));
-  if (spare == NULL || rates == NULL || changed == NULL)
-    {
-      free (spare);
-      free (rates);
-      free (changed);
-      return TERRAIN_ERROR_NO_MEMORY;
-    }
-
-  const int halved = needs_halving (data, n);
-  const float unit = halved ? 0.5f : 1.0f;
-  if (halved)
-    scale (data, n, unit);
-
-  Iteration it;
-  it.rates = rates;
-  it.changed = changed;
-  it.width = width;
-  it.height = height;
-  it.eight = p->neighbourhood == TERRAIN_NEIGHBOURHOOD_8;
-  it.talus = (float) p->talus * unit;
-  it.diagonal_talus = (float) (p->talus * sqrt (2.0)) * unit;
-  it.talus_bits = magnitude_bits (it.talus);
-  it.diagonal_bits = magnitude_bits (it.diagonal_talus);
-  it.half_strength = (float) (p->strength / 2.0);
-  it.rows_per_task = (band_rows + tasks - 1) / tasks;
-  it.kernels = row_kernels ();
-
-  /* Heights go from `current` to the other buffer and back: `current` always holds the
-   * result of whole iterations. */
-  float *current = data;
-  for (int i = 0; i < p->iterations && status == TERRAIN_OK; i++)
-    {
-      int changed_any = 0;
-      it.old = current;
-      it.next = current == data ? spare : data;
-      for (int y = 0; y < height; y += band_rows)
-        {
-          if (terrain_progress_report (progress, (i + (double) y / height) / p->iterations))
-            {
-              status = TERRAIN_CANCELLED;
-              break;
-            }
-          it.band_start = y;
-          it.band_end = y + band_rows < height ? y + band_rows : height;
-          terrain_parallel_for (tasks, iterate_rows, &it);
-          for (int t = 0; t < tasks; t++)
-            changed_any |= changed[t];
-        }
-      if (status != TERRAIN_OK)
-        break;
-      current = it.next;
-      if (! changed_any) /* a fixed point: every further iteration gives the same */
-        break;
-    }
-
-  if (current != data)
-    memcpy (data, current, n * sizeof (float));
-  if (halved)
-    scale (data, n, 1.0f / unit);
+  status = spare && rates && changed
+             ? erode (p, data, width, height, spare, rates, changed, band_rows, tasks, progress)
+             : TERRAIN_ERROR_NO_MEMORY;
   free (spare);
   free (rates);
   free (changed);
