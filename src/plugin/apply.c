@@ -78,8 +78,8 @@ render_layer (const TerrainProcedureInfo *info, const TerrainArgValues *values,
       if (! check_layer (info, heights, width, height, error))
         return TERRAIN_ERROR_INVALID;
     }
-  TerrainStatus status = info->render (values->values, heights, width, height, progress,
-                                       why, sizeof why);
+  TerrainStatus status = terrain_procedure_render (info, values->values, heights, width, height,
+                                                   progress, why, sizeof why);
   return check_render (info, status, why, heights, scan ? (gsize) width * height : 0, width,
                        height, error);
 }
@@ -173,8 +173,8 @@ next_band (gpointer user, float *heights, int x, int y, int w, int h)
     }
   else
     b->status = check_render (b->info,
-                              b->info->render_rect (b->values->values, heights, x, y, w, h,
-                                                    NULL, why, sizeof why),
+                              terrain_procedure_render_rect (b->info, b->values->values, heights,
+                                                             x, y, w, h, NULL, why, sizeof why),
                               why, heights, (gsize) w * h, w, h, b->error);
   return b->status == TERRAIN_OK;
 }

@@ -6,7 +6,7 @@
 #include <libgimp/gimp.h>
 
 /* gimp_progress_update, at most once per 2 % of progress (and at 0 and 1): each update is a
- * round trip to GIMP, some 0.1 to 0.2 ms, and the core may report hundreds of times. */
+ * round trip to GIMP, and the core may report hundreds of times. */
 void        terrain_progress_update (double fraction);
 
 /* "Y' float" / "Y'A float" for gray drawables, "R'G'B'(A) float" for RGB, in the
