@@ -87,6 +87,32 @@ terrain_read_heights (GimpDrawable *drawable, float *heights)
   g_object_unref (buffer);
 }
 
+void
+terrain_write_layer (GimpDrawable *drawable, const float *heights)
+{
+  start_gegl ();
+  GeglBuffer       *buffer = gimp_drawable_get_buffer (drawable);
+  const Babl       *format = gegl_buffer_get_format (buffer);
+  const int         width = gimp_drawable_get_width (drawable);
+  const int         height = gimp_drawable_get_height (drawable);
+  const int         tile_h = (int) gimp_tile_height ();
+  TerrainPixelCodec codec;
+  terrain_pixel_codec (format, &codec);
+
+  guchar *pixels = g_malloc ((gsize) width * tile_h * babl_format_get_bytes_per_pixel (format));
+  for (int y0 = 0; y0 < height; y0 += tile_h)
+    {
+      GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
+      terrain_heights_to_pixels (&codec, heights + (gsize) y0 * width, NULL, pixels,
+                                 (gsize) width * rect.height);
+      gegl_buffer_set (buffer, &rect, 0, format, pixels, GEGL_AUTO_ROWSTRIDE);
+      gegl_buffer_flush (buffer);
+    }
+  g_free (pixels);
+  g_object_unref (buffer);
+  gimp_drawable_update (drawable, 0, 0, width, height);
+}
+
 /* ---- The write path ----
  *
  * Most of a plug-in's write time is spent flushing tiles to GIMP over its pipe, many times

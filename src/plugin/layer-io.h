@@ -15,6 +15,10 @@ const Babl *terrain_float_format (GimpDrawable *drawable);
 /* The same layout at 8 bits, as previews draw it. */
 const Babl *terrain_preview_format (GimpDrawable *drawable);
 
+/* Writes width x height heights into the whole of a drawable no undo step needs to keep
+ * (a layer this run made), straight into its buffer. */
+void     terrain_write_layer (GimpDrawable *drawable, const float *heights);
+
 /* Reads the drawable's heights (its gray value) into width x height floats. */
 void     terrain_read_heights (GimpDrawable *drawable, float *heights);
 

@@ -240,10 +240,11 @@ procedure_params (const TerrainProcedureInfo *info, const TerrainArgValue *value
   return params;
 }
 
-TerrainStatus
-terrain_procedure_render (const TerrainProcedureInfo *info, const TerrainArgValue *values,
-                          float *heights, int width, int height,
-                          const TerrainProgress *progress, char *why, size_t why_size)
+/* Renders with the core's render, or with render_maps when maps is not NULL. */
+static TerrainStatus
+render (const TerrainProcedureInfo *info, const TerrainArgValue *values, float *heights,
+        int width, int height, float *const *maps, const TerrainProgress *progress, char *why,
+        size_t why_size)
 {
   /* A guided generator overwrites the layer it follows: it follows a copy. */
   float *guide = NULL;
@@ -253,10 +254,37 @@ terrain_procedure_render (const TerrainProcedureInfo *info, const TerrainArgValu
   TerrainStatus status;
   void *params = procedure_params (info, values, guide, width, height, &status, why, why_size);
   if (status == TERRAIN_OK)
-    status = info->render (params, heights, width, height, progress);
+    status = maps ? info->render_maps (params, heights, width, height, maps, progress)
+                  : info->render (params, heights, width, height, progress);
   free (params);
   free (guide);
   return status;
+}
+
+TerrainStatus
+terrain_procedure_render (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                          float *heights, int width, int height,
+                          const TerrainProgress *progress, char *why, size_t why_size)
+{
+  return render (info, values, heights, width, height, NULL, progress, why, why_size);
+}
+
+TerrainStatus
+terrain_procedure_render_maps (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                               float *heights, int width, int height, float *const *maps,
+                               const TerrainProgress *progress, char *why, size_t why_size)
+{
+  return render (info, values, heights, width, height, maps, progress, why, why_size);
+}
+
+int
+terrain_procedure_map_count (const TerrainProcedureInfo *info, const TerrainArgValue *values)
+{
+  int n = 0;
+  if (info->maps_arg && terrain_arg_value (info, values, info->maps_arg).number != 0.0)
+    while (info->map_names[n])
+      n++;
+  return n;
 }
 
 TerrainStatus

@@ -167,6 +167,14 @@ typedef struct
    * [x, x + width) x [y, y + height). Callers then render bands or rows on their own. */
   TerrainStatus (*render_rect) (const void *params, float *out, int x, int y, int width,
                                 int height, const TerrainProgress *progress);
+
+  /* Optional: maps the procedure makes beside the heights, each width x height in [0, 1]
+   * (river erosion's flow, erosion and deposition), wanted while the boolean argument
+   * maps_arg is on: their names (ended by NULL), and the render that fills them too. */
+  const char        *maps_arg;
+  const char *const *map_names;
+  TerrainStatus (*render_maps) (const void *params, float *heights, int width, int height,
+                                float *const *maps, const TerrainProgress *progress);
 } TerrainProcedureInfo;
 
 /* A descriptor's core: the parameter struct T, its defaults function and its entry point,
@@ -228,6 +236,17 @@ TerrainStatus terrain_procedure_render (const TerrainProcedureInfo *info,
                                         const TerrainArgValue *values, float *heights,
                                         int width, int height, const TerrainProgress *progress,
                                         char *why, size_t why_size);
+/* As terrain_procedure_render, for a procedure with maps whose maps_arg is on: also fills
+ * maps[i] (width x height floats each) for every name of info->map_names. */
+TerrainStatus terrain_procedure_render_maps (const TerrainProcedureInfo *info,
+                                             const TerrainArgValue *values, float *heights,
+                                             int width, int height, float *const *maps,
+                                             const TerrainProgress *progress, char *why,
+                                             size_t why_size);
+/* How many maps the procedure makes with these values: 0 unless its maps_arg is on. */
+int           terrain_procedure_map_count (const TerrainProcedureInfo *info,
+                                           const TerrainArgValue *values);
+
 /* The layer rectangle [x, x + width) x [y, y + height) of a width... layer, for procedures
  * with render_rect that do not read the layer. */
 TerrainStatus terrain_procedure_render_rect (const TerrainProcedureInfo *info,
