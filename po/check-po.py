@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 
+from potfiles import files_with_strings
+
 source, workdir = (os.path.abspath(a) for a in sys.argv[1:3])
 os.makedirs(workdir, exist_ok=True)
 po = os.path.join(source, "po")
@@ -34,23 +36,27 @@ def check(condition, message):
     return condition
 
 
+def msgids(po_text):
+    """The msgids of a catalog's text, but the header's."""
+    ids = []
+    for block in po_text.split("\n\n"):
+        m = re.search(r'^msgid ((?:".*"\n?)+)', block + "\n", re.M)
+        if m:
+            text = "".join(eval(part) for part in re.findall(r'"(?:[^"\\]|\\.)*"', m.group(1)))
+            if text:
+                ids.append(text)
+    return ids
+
+
 def listed(name):
     with open(os.path.join(po, name), encoding="utf-8") as f:
         return [w for line in f if not line.lstrip().startswith("#") for w in line.split()]
 
 
 potfiles = listed("POTFILES")
-marked = re.compile(r'(?<![A-Za-z0-9_])N?_\s*\(\s*"')
-with_strings = set()
-for root, dirs, files in os.walk(os.path.join(source, "src")):
-    for name in files:
-        if name.endswith((".c", ".h")):
-            path = os.path.join(root, name)
-            with open(path, encoding="utf-8") as f:
-                if marked.search(f.read()):
-                    with_strings.add(os.path.relpath(path, source))
-for path in sorted(with_strings):
-    check(path in potfiles, "%s has translatable strings but is not in po/POTFILES" % path)
+for path in files_with_strings(source):
+    check(path in potfiles, "%s has translatable strings but is not in po/POTFILES "
+          "(build-aux/regenerate writes it)" % path)
 for path in potfiles:
     check(os.path.exists(os.path.join(source, path)), "po/POTFILES lists %s, which does not exist" % path)
 
@@ -68,8 +74,12 @@ for lang in listed("LINGUAS"):
     result = subprocess.run(["msgfmt", "--check", "--statistics", "-o", os.devnull, catalog],
                             capture_output=True, text=True, env=dict(os.environ, LC_ALL="C"))
     check(result.returncode == 0, "msgfmt --check %s.po:\n%s" % (lang, result.stderr))
-    check(not re.search(r"fuzzy|untranslated", result.stderr),
-          "%s.po has fuzzy or untranslated strings: %s" % (lang, result.stderr.strip()))
+    for kind in ("untranslated", "only-fuzzy"):
+        listed_entries = subprocess.run(["msgattrib", "--" + kind, "--no-obsolete", catalog],
+                                        capture_output=True, text=True).stdout
+        for msgid in msgids(listed_entries):
+            check(False, "%s.po: %s %r" % (lang, "untranslated:" if kind == "untranslated"
+                                           else "fuzzy (check it, then drop the flag):", msgid))
     result = subprocess.run(["msgcmp", catalog, pot], capture_output=True, text=True)
     check(result.returncode == 0, "%s.po misses strings of the sources:\n%s" % (lang, result.stderr[-3000:]))
 

@@ -8,26 +8,27 @@
 #include <string.h>
 
 static void
-print_range (const TerrainArg *arg)
+print_range (const TerrainProcedureInfo *info, const TerrainArg *arg)
 {
+  const TerrainArgValue value = terrain_arg_default (info, arg);
   switch (arg->type)
     {
     case TERRAIN_ARG_INT:
-      printf ("%.0f … %.0f, default %.0f", arg->min, arg->max, arg->value);
+      printf ("%.0f … %.0f, default %.0f", arg->min, arg->max, value.number);
       break;
     case TERRAIN_ARG_DOUBLE:
-      printf ("%g … %g, default %g", arg->min, arg->max, arg->value);
+      printf ("%g … %g, default %g", arg->min, arg->max, value.number);
       break;
     case TERRAIN_ARG_BOOLEAN:
-      printf ("default %s", arg->value != 0.0 ? "TRUE" : "FALSE");
+      printf ("default %s", value.number != 0.0 ? "TRUE" : "FALSE");
       break;
     case TERRAIN_ARG_CHOICE:
       for (int i = 0; arg->items[i].nick; i++)
         printf ("%s`\"%s\"`", i ? ", " : "", arg->items[i].nick);
-      printf ("; default `\"%s\"`", arg->text);
+      printf ("; default `\"%s\"`", value.text);
       break;
     case TERRAIN_ARG_STRING:
-      printf ("default `\"%s\"`", arg->text);
+      printf ("default `\"%s\"`", value.text);
       break;
     }
 }
@@ -40,7 +41,12 @@ print_condition (const TerrainProcedureInfo *info, const TerrainArg *arg)
 {
   for (const TerrainArgCondition *c = info->conditions; c && c->arg; c++)
     if (strcmp (c->arg, arg->name) == 0)
-      printf (" Only with `%s` `%s`.", c->choice_arg, c->nicks);
+      {
+        if (c->nicks)
+          printf (" Only with `%s` `%s`.", c->switch_arg, c->nicks);
+        else
+          printf (" Only with `%s` on.", c->switch_arg);
+      }
 }
 
 static void
@@ -49,10 +55,11 @@ print_example (const TerrainProcedureInfo *info)
   printf ("```scheme\n(%s #:image image #:drawables (vector layer)", info->name);
   for (const TerrainArg *arg = info->args; arg->name; arg++)
     {
+      const TerrainArgValue value = terrain_arg_default (info, arg);
       if (arg->type == TERRAIN_ARG_CHOICE || arg->type == TERRAIN_ARG_STRING)
-        printf ("\n  #:%s \"%s\"", arg->name, arg->text);
+        printf ("\n  #:%s \"%s\"", arg->name, value.text);
       else
-        printf ("\n  #:%s %g", arg->name, arg->value);
+        printf ("\n  #:%s %g", arg->name, value.number);
     }
   printf (")\n```\n\n");
 }
@@ -72,7 +79,7 @@ main (void)
       for (const TerrainArg *arg = info->args; arg->name; arg++)
         {
           printf ("| `%s` | %s | ", arg->name, type_names[arg->type]);
-          print_range (arg);
+          print_range (info, arg);
           printf (" | %s.", arg->blurb);
           print_condition (info, arg);
           printf (" |\n");

@@ -87,7 +87,8 @@ main (int argc, char **argv)
                             "give --input IN.pgm\n", info->name), 2;
 
   char why[256] = "";
-  TerrainStatus status = info->render (values, heights, width, height, NULL, why, sizeof why);
+  TerrainStatus status = terrain_procedure_render (info, values, heights, width, height, NULL,
+                                                   why, sizeof why);
   if (status != TERRAIN_OK)
     return fprintf (stderr, "terrain-render: %s: %s\n", terrain_status_message (status), why), 1;
 

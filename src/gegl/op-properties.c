@@ -73,13 +73,11 @@ sensitivity (const TerrainProcedureInfo *info, const TerrainArg *arg)
     {
       if (strcmp (c->arg, arg->name) != 0)
         continue;
-      const int switch_arg = terrain_arg_index (info, c->choice_arg);
-      if (info->args[switch_arg].type == TERRAIN_ARG_BOOLEAN)
-        return g_strdup_printf ("%s%s", strcmp (c->nicks, "TRUE") == 0 ? "" : "! ",
-                                c->choice_arg);
+      if (c->nicks == NULL)
+        return g_strdup (c->switch_arg);
       gchar **nicks = g_strsplit (c->nicks, " ", -1);
       gchar  *list = g_strjoinv (", ", nicks);
-      gchar  *expression = g_strdup_printf ("%s {%s}", c->choice_arg, list);
+      gchar  *expression = g_strdup_printf ("%s {%s}", c->switch_arg, list);
       g_free (list);
       g_strfreev (nicks);
       return expression;
@@ -90,21 +88,24 @@ sensitivity (const TerrainProcedureInfo *info, const TerrainArg *arg)
 GParamSpec *
 terrain_op_param_spec (const TerrainProcedureInfo *info, const TerrainArg *arg)
 {
-  const char *nick = terrain_text (arg->label), *blurb = terrain_text (arg->blurb);
-  GParamSpec *pspec = NULL;
+  const char           *nick = terrain_text (arg->label);
+  const TerrainArgValue value = terrain_arg_default (info, arg);
+  GParamSpec           *pspec = NULL;
+  char                  blurb[1024];
+  terrain_arg_blurb (arg, blurb, sizeof blurb);
   switch (arg->type)
     {
     case TERRAIN_ARG_INT:
       pspec = gegl_param_spec_int (arg->name, nick, blurb, (gint) arg->min, (gint) arg->max,
-                                   (gint) arg->value, (gint) arg->min, (gint) arg->max, 1.0,
+                                   (gint) value.number, (gint) arg->min, (gint) arg->max, 1.0,
                                    FLAGS);
       break;
     case TERRAIN_ARG_DOUBLE:
-      pspec = gegl_param_spec_double (arg->name, nick, blurb, arg->min, arg->max, arg->value,
+      pspec = gegl_param_spec_double (arg->name, nick, blurb, arg->min, arg->max, value.number,
                                       arg->min, arg->max, 1.0, FLAGS);
       break;
     case TERRAIN_ARG_BOOLEAN:
-      pspec = g_param_spec_boolean (arg->name, nick, blurb, arg->value != 0.0, FLAGS);
+      pspec = g_param_spec_boolean (arg->name, nick, blurb, value.number != 0.0, FLAGS);
       break;
     case TERRAIN_ARG_CHOICE:
       {
@@ -112,11 +113,11 @@ terrain_op_param_spec (const TerrainProcedureInfo *info, const TerrainArg *arg)
         GType  type = g_type_from_name (type_name);
         g_free (type_name);
         pspec = gegl_param_spec_enum (arg->name, nick, blurb, type,
-                                      terrain_choice_id (arg, arg->text), FLAGS);
+                                      (gint) value.number, FLAGS);
         break;
       }
     case TERRAIN_ARG_STRING:
-      pspec = g_param_spec_string (arg->name, nick, blurb, arg->text, FLAGS);
+      pspec = g_param_spec_string (arg->name, nick, blurb, value.text, FLAGS);
       break;
     }
   gchar *sensitive = sensitivity (info, arg);

@@ -219,12 +219,14 @@ render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
   if (*heights == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   if (! whole)
-    return info->render_rect (values, *heights, roi->x - layer.x, roi->y - layer.y,
-                              roi->width, roi->height, &progress, why, why_size);
+    return terrain_procedure_render_rect (info, values, *heights, roi->x - layer.x,
+                                          roi->y - layer.y, roi->width, roi->height, &progress,
+                                          why, why_size);
   if (terrain_reads_layer (info, values) &&
       ! read_layer (operation, input, source, area, codec, *heights))
     return TERRAIN_ERROR_INVALID;
-  return info->render (values, *heights, area->width, area->height, &progress, why, why_size);
+  return terrain_procedure_render (info, values, *heights, area->width, area->height, &progress,
+                                   why, why_size);
 }
 
 /* Writes the heights (of `area`) into the output's rectangle roi, tile by tile in the

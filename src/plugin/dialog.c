@@ -101,9 +101,27 @@ render_preview (GimpPreview *widget, Preview *p)
 static void
 new_seed (GtkButton *button, GimpProcedureConfig *config)
 {
-  (void) button;
+  const TerrainArg *seed = g_object_get_data (G_OBJECT (button), "terrain-seed");
   /* Picking a seed is the only non-reproducible step, and it happens in the UI only. */
-  g_object_set (config, "seed", g_random_int_range (0, G_MAXINT), NULL);
+  g_object_set (config, seed->name, g_random_int_range ((gint32) seed->min, (gint32) seed->max),
+                NULL);
+}
+
+/* A seed's row: its spin button and a "New Seed" button. */
+static const gchar *
+seed_row (GimpProcedureDialog *dialog, GimpProcedureConfig *config, const TerrainArg *seed)
+{
+  gchar     *id = g_strconcat (seed->name, "-row", NULL);
+  GtkWidget *box = gimp_procedure_dialog_fill_box (dialog, id, seed->name, NULL);
+  GtkWidget *button = gtk_button_new_with_label (_("New Seed"));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (box), GTK_ORIENTATION_HORIZONTAL);
+  gtk_box_pack_start (GTK_BOX (box), button, FALSE, FALSE, 0);
+  gtk_widget_show (button);
+  g_object_set_data (G_OBJECT (button), "terrain-seed", (gpointer) seed);
+  g_signal_connect (button, "clicked", G_CALLBACK (new_seed), config);
+  /* The list of rows points at id while the dialog is filled: the dialog frees it. */
+  g_object_set_data_full (G_OBJECT (dialog), id, id, g_free);
+  return id;
 }
 
 /* Why the dialog cannot show the result on the canvas: a note's row id. */
@@ -128,20 +146,8 @@ dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
 {
   GList *rows = NULL;
   for (const TerrainArg *arg = info->args; arg->name; arg++)
-    {
-      if (g_strcmp0 (arg->name, "seed") != 0)
-        {
-          rows = g_list_append (rows, (gpointer) arg->name);
-          continue;
-        }
-      GtkWidget *box = gimp_procedure_dialog_fill_box (dialog, "seed-row", "seed", NULL);
-      gtk_orientable_set_orientation (GTK_ORIENTABLE (box), GTK_ORIENTATION_HORIZONTAL);
-      GtkWidget *button = gtk_button_new_with_label (_("New Seed"));
-      gtk_box_pack_start (GTK_BOX (box), button, FALSE, FALSE, 0);
-      gtk_widget_show (button);
-      g_signal_connect (button, "clicked", G_CALLBACK (new_seed), config);
-      rows = g_list_append (rows, (gpointer) "seed-row");
-    }
+    rows = g_list_append (rows, (gpointer) (arg->is_seed ? seed_row (dialog, config, arg)
+                                                          : arg->name));
   if (on_canvas)
     {
       rows = g_list_append (rows, (gpointer) TERRAIN_AUX_CANVAS);
@@ -166,11 +172,10 @@ apply_conditions (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
 {
   for (const TerrainArgCondition *c = info->conditions; c && c->arg; c++)
     {
-      int switch_arg = terrain_arg_index (info, c->choice_arg);
-      if (switch_arg >= 0 && info->args[switch_arg].type == TERRAIN_ARG_BOOLEAN)
+      if (c->nicks == NULL) /* while the boolean is on */
         {
-          gimp_procedure_dialog_set_sensitive (dialog, c->arg, TRUE, G_OBJECT (config), c->choice_arg,
-                                               g_strcmp0 (c->nicks, "TRUE") != 0);
+          gimp_procedure_dialog_set_sensitive (dialog, c->arg, TRUE, G_OBJECT (config),
+                                               c->switch_arg, FALSE);
           continue;
         }
       gchar        **nicks = g_strsplit (c->nicks, " ", -1);
@@ -184,7 +189,7 @@ apply_conditions (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
           g_value_unset (&value);
         }
       /* The dialog takes `values`. */
-      gimp_procedure_dialog_set_sensitive_if_in (dialog, c->arg, G_OBJECT (config), c->choice_arg,
+      gimp_procedure_dialog_set_sensitive_if_in (dialog, c->arg, G_OBJECT (config), c->switch_arg,
                                                  values, TRUE);
       g_strfreev (nicks);
     }

@@ -3,17 +3,16 @@
 #include "pixel-codec.h"
 
 /* GEGL's tile cache in the plug-in: the write path flushes each band to GIMP as soon as it
- * is set and never reads it back, so cached tiles only cost memory (by default GIMP's
- * tile-cache-size, often gigabytes: a 32768² u16 layer stayed whole, 2.1 GiB, in the
- * plug-in). GEGL trims its cache lazily, above the size set: with 64 MiB that plug-in still
- * peaked at 371 MiB, with 16 MiB at 118 MiB. */
+ * is set and never reads it back, so cached tiles only cost memory, by default up to GIMP's
+ * tile-cache-size (often gigabytes). GEGL trims its cache lazily, above the size set: a
+ * small one keeps the plug-in's memory to a few bands whatever the layer's size. */
 #define TILE_CACHE_BYTES (16 << 20)
 
 /* GEGL, once, for the first pixel read or write: a run that applies the procedure in GIMP's
- * process moves no pixels and never pays for it (about 30 ms). The plug-in uses no GEGL
- * operation, only buffers: a GEGL_PATH that names no folder makes gegl_init skip loading
- * every module (about 35 ms more; GEGL passes over a missing folder silently). A user's own
- * GEGL_PATH is kept, and a dialog has started GEGL already (gimp_ui_init). */
+ * process moves no pixels and never pays for it. The plug-in uses no GEGL operation, only
+ * buffers: a GEGL_PATH that names no folder makes gegl_init skip loading every module (GEGL
+ * passes over a missing folder silently). A user's own GEGL_PATH is kept, and a dialog has
+ * started GEGL already (gimp_ui_init). */
 static void
 start_gegl (void)
 {
@@ -88,10 +87,36 @@ terrain_read_heights (GimpDrawable *drawable, float *heights)
   g_object_unref (buffer);
 }
 
+void
+terrain_write_layer (GimpDrawable *drawable, const float *heights)
+{
+  start_gegl ();
+  GeglBuffer       *buffer = gimp_drawable_get_buffer (drawable);
+  const Babl       *format = gegl_buffer_get_format (buffer);
+  const int         width = gimp_drawable_get_width (drawable);
+  const int         height = gimp_drawable_get_height (drawable);
+  const int         tile_h = (int) gimp_tile_height ();
+  TerrainPixelCodec codec;
+  terrain_pixel_codec (format, &codec);
+
+  guchar *pixels = g_malloc ((gsize) width * tile_h * babl_format_get_bytes_per_pixel (format));
+  for (int y0 = 0; y0 < height; y0 += tile_h)
+    {
+      GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
+      terrain_heights_to_pixels (&codec, heights + (gsize) y0 * width, NULL, pixels,
+                                 (gsize) width * rect.height);
+      gegl_buffer_set (buffer, &rect, 0, format, pixels, GEGL_AUTO_ROWSTRIDE);
+      gegl_buffer_flush (buffer);
+    }
+  g_free (pixels);
+  g_object_unref (buffer);
+  gimp_drawable_update (drawable, 0, 0, width, height);
+}
+
 /* ---- The write path ----
  *
- * Most of a plug-in's write time is spent flushing tiles to GIMP over its pipe (about
- * 30 ns a pixel at 4096², against 1 ns for the core to compute it: see the README). So a
+ * Most of a plug-in's write time is spent flushing tiles to GIMP over its pipe, many times
+ * what the core takes to compute them (the README's benchmarks). So a
  * worker thread computes the next band while the main thread hands the last one to GIMP:
  * the main thread keeps every GEGL buffer call (libgimp's tile transfer is not
  * thread-safe) and sets each band into the shadow buffer and flushes it, so the tiles

@@ -6,7 +6,7 @@
 #include <libgimp/gimp.h>
 
 /* gimp_progress_update, at most once per 2 % of progress (and at 0 and 1): each update is a
- * round trip to GIMP, some 0.1 to 0.2 ms, and the core may report hundreds of times. */
+ * round trip to GIMP, and the core may report hundreds of times. */
 void        terrain_progress_update (double fraction);
 
 /* "Y' float" / "Y'A float" for gray drawables, "R'G'B'(A) float" for RGB, in the
@@ -14,6 +14,10 @@ void        terrain_progress_update (double fraction);
 const Babl *terrain_float_format (GimpDrawable *drawable);
 /* The same layout at 8 bits, as previews draw it. */
 const Babl *terrain_preview_format (GimpDrawable *drawable);
+
+/* Writes width x height heights into the whole of a drawable no undo step needs to keep
+ * (a layer this run made), straight into its buffer. */
+void     terrain_write_layer (GimpDrawable *drawable, const float *heights);
 
 /* Reads the drawable's heights (its gray value) into width x height floats. */
 void     terrain_read_heights (GimpDrawable *drawable, float *heights);

@@ -1,5 +1,8 @@
 #include "native.h"
 
+#include "layer-io.h"
+#include "pixel-codec.h"
+#include "render-errors.h"
 #include "terrain-build-id.h"
 
 #include <glib/gi18n-lib.h>
@@ -85,4 +88,72 @@ terrain_native_say_once (const gchar *why_not)
   said = gimp_parasite_new (key, 0, 0, NULL);
   gimp_attach_parasite (said);
   gimp_parasite_free (said);
+}
+
+/* Whether the layer's storage can hold values that are no numbers (half, float, double). */
+static gboolean
+holds_non_numbers (GimpDrawable *drawable)
+{
+  TerrainPixelCodec codec;
+  return ! terrain_pixel_codec (gimp_drawable_get_format (drawable), &codec) ||
+         codec.type >= TERRAIN_SAMPLE_HALF;
+}
+
+/* Whether the machine has room for the whole-layer maps the procedure works on in GIMP's
+ * process (which cannot report running out): the plug-in reserves as much itself, for a
+ * moment, on the same machine. 12 bytes a pixel: the map and the core's working copies. */
+static gboolean
+room_for_layer (const TerrainProcedureInfo *info, const TerrainArgValues *values,
+                GimpDrawable *drawable)
+{
+  const int width = gimp_drawable_get_width (drawable);
+  const int height = gimp_drawable_get_height (drawable);
+  if (info->render_rect && ! terrain_reads_layer (info, values->values))
+    return TRUE; /* rendered tile by tile */
+  if (terrain_check_size (width, height) != TERRAIN_OK ||
+      (gsize) width * height > G_MAXSIZE / 12)
+    return FALSE;
+  gpointer reserved = g_try_malloc ((gsize) width * height * 12);
+  g_free (reserved);
+  return reserved != NULL;
+}
+
+GimpPDBStatusType
+terrain_native_apply (const TerrainProcedureInfo *info, GimpProcedureConfig *config,
+                      const TerrainArgValues *values, GimpDrawable *drawable,
+                      GimpDrawableFilter *filter, gboolean non_destructive, GError **error)
+{
+  if (! room_for_layer (info, values, drawable))
+    {
+      gimp_drawable_filter_delete (filter);
+      return terrain_pdb_status (terrain_render_error (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0,
+                                       gimp_drawable_get_width (drawable),
+                                       gimp_drawable_get_height (drawable), error));
+    }
+  if (terrain_reads_layer (info, values->values) && holds_non_numbers (drawable))
+    {
+      const int width = gimp_drawable_get_width (drawable);
+      const int height = gimp_drawable_get_height (drawable);
+      float    *heights = g_try_new (float, (gsize) width * height);
+      gboolean  usable = heights != NULL;
+      if (heights)
+        {
+          terrain_read_heights (drawable, heights);
+          usable = terrain_heightmap_usable (info, heights, width, height, error);
+          g_free (heights);
+        }
+      if (! usable)
+        {
+          gimp_drawable_filter_delete (filter);
+          return heights ? GIMP_PDB_CALLING_ERROR : GIMP_PDB_EXECUTION_ERROR;
+        }
+    }
+  gimp_progress_init (_(info->menu_label));
+  terrain_native_filter_configure (filter, info, config);
+  if (non_destructive)
+    gimp_drawable_append_filter (drawable, filter);
+  else
+    gimp_drawable_merge_filter (drawable, filter);
+  gimp_progress_end ();
+  return GIMP_PDB_SUCCESS;
 }

@@ -15,29 +15,32 @@ choice_from (const TerrainArg *arg)
 }
 
 static void
-add_argument (GimpProcedure *procedure, const TerrainArg *arg)
+add_argument (GimpProcedure *procedure, const TerrainProcedureInfo *info, const TerrainArg *arg)
 {
-  const char *label = _(arg->label), *blurb = _(arg->blurb);
+  const char           *label = _(arg->label);
+  const TerrainArgValue value = terrain_arg_default (info, arg);
+  char                  blurb[1024];
+  terrain_arg_blurb (arg, blurb, sizeof blurb);
   switch (arg->type)
     {
     case TERRAIN_ARG_INT:
       gimp_procedure_add_int_argument (procedure, arg->name, label, blurb, (gint) arg->min,
-                                       (gint) arg->max, (gint) arg->value, G_PARAM_READWRITE);
+                                       (gint) arg->max, (gint) value.number, G_PARAM_READWRITE);
       break;
     case TERRAIN_ARG_DOUBLE:
       gimp_procedure_add_double_argument (procedure, arg->name, label, blurb, arg->min,
-                                          arg->max, arg->value, G_PARAM_READWRITE);
+                                          arg->max, value.number, G_PARAM_READWRITE);
       break;
     case TERRAIN_ARG_BOOLEAN:
       gimp_procedure_add_boolean_argument (procedure, arg->name, label, blurb,
-                                           arg->value != 0.0, G_PARAM_READWRITE);
+                                           value.number != 0.0, G_PARAM_READWRITE);
       break;
     case TERRAIN_ARG_CHOICE:
       gimp_procedure_add_choice_argument (procedure, arg->name, label, blurb,
-                                          choice_from (arg), arg->text, G_PARAM_READWRITE);
+                                          choice_from (arg), value.text, G_PARAM_READWRITE);
       break;
     case TERRAIN_ARG_STRING:
-      gimp_procedure_add_string_argument (procedure, arg->name, label, blurb, arg->text,
+      gimp_procedure_add_string_argument (procedure, arg->name, label, blurb, value.text,
                                           G_PARAM_READWRITE);
       break;
     }
@@ -59,7 +62,7 @@ terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info)
                                   "gimp-terrain developers", "2026");
 
   for (const TerrainArg *arg = info->args; arg->name; arg++)
-    add_argument (procedure, arg);
+    add_argument (procedure, info, arg);
   gimp_procedure_add_boolean_argument (procedure, TERRAIN_ARG_NON_DESTRUCTIVE,
                                        _("Non-destructive"),
                                        _("Leave the result as an editable effect on the layer "

@@ -11,12 +11,6 @@
 #include <glib/gi18n-lib.h>
 #include <libgimp/gimpui.h>
 
-static GimpValueArray *
-fail (GimpProcedure *procedure, GimpPDBStatusType status, GError *error)
-{
-  return gimp_procedure_new_return_values (procedure, status, error);
-}
-
 /* A drawable the terrain procedures can write: one gray or RGB drawable, not a group. */
 static GimpDrawable *
 target_drawable (GimpDrawable **drawables, GError **error)
@@ -55,13 +49,13 @@ terrain_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
 
   GimpDrawable *drawable = target_drawable (drawables, &error);
   if (drawable == NULL)
-    return fail (procedure, GIMP_PDB_CALLING_ERROR, error);
+    return gimp_procedure_new_return_values (procedure, GIMP_PDB_CALLING_ERROR, error);
 
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
       gimp_ui_init (PLUG_IN_BINARY);
       if (! terrain_dialog_run (info, procedure, config, drawable))
-        return fail (procedure, GIMP_PDB_CANCEL, NULL);
+        return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL, NULL);
     }
   terrain_use_threads (terrain_thread_count ());
 
@@ -74,5 +68,5 @@ terrain_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
 
   if (status == GIMP_PDB_SUCCESS && run_mode != GIMP_RUN_NONINTERACTIVE)
     gimp_displays_flush ();
-  return fail (procedure, status, error);
+  return gimp_procedure_new_return_values (procedure, status, error);
 }

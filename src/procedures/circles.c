@@ -3,7 +3,7 @@
 
 #include "circles.h"
 
-enum { SEED, ITERATIONS, DIAMETER, DIRECTION, DISPLACEMENT };
+TERRAIN_CORE (TerrainCircles, terrain_circles_defaults, terrain_circles)
 
 static const TerrainChoiceItem directions[] = {
   { "random", N_("Random"), N_("Each circle raises or lowers at random") },
@@ -13,34 +13,17 @@ static const TerrainChoiceItem directions[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_SEED_ARG,
-  TERRAIN_INT ("iterations", N_("Iterations"),
-               N_("Number of circles (1 to 100000)"), 1, 100000, 1000),
-  TERRAIN_DOUBLE ("diameter", N_("Diameter"),
-                  N_("Diameter of every circle, in pixels of the layer (1 to 100000)"),
-                  1.0, 100000.0, 64.0),
+  TERRAIN_SEED (TerrainCircles, seed),
+  TERRAIN_INT ("iterations", N_("Iterations"), N_("Number of circles"), 1, 100000, TerrainCircles,
+               iterations),
+  TERRAIN_DOUBLE ("diameter", N_("Diameter"), N_("Diameter of every circle, in pixels of the layer"),
+                  1.0, 100000.0, TerrainCircles, diameter),
   TERRAIN_CHOICE ("direction", N_("Direction"),
                   N_("Whether circles raise or lower: \"random\", \"raise\", \"lower\""),
-                  directions, "random"),
-  TERRAIN_DISPLACEMENT_ARGS,
+                  directions, TerrainCircles, direction),
+  TERRAIN_DISPLACEMENT_ARGS (TerrainCircles),
   TERRAIN_ARGS_END
 };
-
-static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
-{
-  (void) why;
-  (void) why_size;
-  TerrainCircles p;
-  terrain_circles_defaults (&p);
-  p.seed = (uint32_t) v[SEED].number;
-  p.iterations = (int) v[ITERATIONS].number;
-  p.diameter = v[DIAMETER].number;
-  p.direction = (TerrainCirclesDirection) v[DIRECTION].number;
-  TERRAIN_SET_DISPLACEMENT (p, v, DISPLACEMENT);
-  return terrain_circles (&p, heights, width, height, progress);
-}
 
 const TerrainProcedureInfo terrain_procedure_circles = {
   .name = "plug-in-terrain-circles",
@@ -54,5 +37,5 @@ const TerrainProcedureInfo terrain_procedure_circles = {
              "is visited. The result is stretched onto [0, 1]."),
   .kind = TERRAIN_GENERATOR,
   .args = args,
-  .render = render
+  TERRAIN_CORE_FIELDS (TerrainCircles)
 };

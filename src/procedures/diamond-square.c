@@ -3,9 +3,9 @@
 
 #include "diamond-square.h"
 
-#include <stdlib.h>
+extern const TerrainProcedureInfo terrain_procedure_diamond_square;
 
-enum { SEED, ROUGHNESS, EDGES, CORNERS, CORNER_HEIGHT, SUBDIVISION, CONVENTION, GUIDE, GUIDE_SCALE };
+TERRAIN_CORE (TerrainDiamondSquare, terrain_diamond_square_defaults, terrain_diamond_square)
 
 static const TerrainChoiceItem edges[] = {
   { "average", N_("Average"), N_("Border points average their 3 neighbours") },
@@ -36,91 +36,69 @@ static const TerrainChoiceItem conventions[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_SEED_ARG,
+  TERRAIN_SEED (TerrainDiamondSquare, seed),
   TERRAIN_DOUBLE ("roughness", N_("Roughness (H)"),
                   N_("Hurst exponent H: the random offset shrinks by 2^-H per level; "
-                     "small is spiky, large is rolling (0 to 2)"),
-                  0.0, 2.0, 1.0),
+                     "small is spiky, large is rolling"),
+                  0.0, 2.0, TerrainDiamondSquare, roughness),
   TERRAIN_CHOICE ("edges", N_("Edges"),
                   N_("How border points find their missing neighbour: \"average\", \"wrap\" "
                      "(seamless tile), \"mirror\""),
-                  edges, "average"),
+                  edges, TerrainDiamondSquare, edges),
   TERRAIN_CHOICE ("corners", N_("Corners"),
                   N_("Heights of the coarse grid's corners: \"random\" or \"fixed\""),
-                  corners, "random"),
+                  corners, TerrainDiamondSquare, corners),
   TERRAIN_DOUBLE ("corner-height", N_("Corner height"),
-                  N_("Height of the corners when corners is \"fixed\", in output units (0 to 1)"),
-                  0.0, 1.0, 0.5),
+                  N_("Height of the corners when corners is \"fixed\", in output units"),
+                  0.0, 1.0, TerrainDiamondSquare, corner_height),
   TERRAIN_CHOICE ("subdivision", N_("Subdivision"),
                   N_("\"diamond-square\" or Miller's crease-free \"square-square\""),
-                  subdivisions, "diamond-square"),
-  TERRAIN_CHOICE ("convention", N_("Roughness convention"),
-                  N_("How roughness is read: \"hurst\" (H) or \"lighthouse-code\" (H = 1/r, "
-                     "r from 0.5 to 2; the lighthouse3d tutorial's mid-point displacement)"),
-                  conventions, "hurst"),
-  TERRAIN_GUIDE_ARGS,
+                  subdivisions, TerrainDiamondSquare, subdivision),
+  TERRAIN_CHOICE_ARG ("convention", N_("Roughness convention"),
+                      N_("How roughness is read: \"hurst\" (H) or \"lighthouse-code\" (H = 1/r, "
+                         "r from 0.5 to 2; the lighthouse3d tutorial's mid-point displacement)"),
+                      conventions, "hurst"),
+  TERRAIN_GUIDE_ARGS (TerrainDiamondSquare),
   TERRAIN_ARGS_END
 };
 
+/* The arguments no field holds: the roughness convention, and the guide. */
 static TerrainStatus
-check (const TerrainArgValue *v, int width, int height, char *why, size_t why_size)
+adjust (void *params, const TerrainArgValue *values, const float *guide, int width, int height,
+        char *why, size_t why_size)
 {
+  TerrainDiamondSquare *p = params;
+  const TerrainProcedureInfo *info = &terrain_procedure_diamond_square;
   (void) width;
   (void) height;
-  if (v[CONVENTION].number == 1 && v[ROUGHNESS].number < 0.5) /* lighthouse-code */
+  if (terrain_arg_value (info, values, "convention").number == 1) /* lighthouse-code */
     {
-      terrain_why (why, why_size,
-                   N_("roughness %g is below 0.5: with convention \"lighthouse-code\" "
-                      "H = 1/roughness must stay within 2"),
-                   v[ROUGHNESS].number);
-      return TERRAIN_ERROR_INVALID;
+      if (p->roughness < 0.5)
+        {
+          terrain_why (why, why_size,
+                       N_("roughness %g is below 0.5: with convention \"lighthouse-code\" "
+                          "H = 1/roughness must stay within 2"),
+                       p->roughness);
+          return TERRAIN_ERROR_INVALID;
+        }
+      p->roughness = 1.0 / p->roughness;
+      p->square_half_step = 0;
     }
-  if (v[GUIDE].number != 0.0 && v[SUBDIVISION].number != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)
+  if (terrain_arg_value (info, values, "guide").number == 0.0)
+    return TERRAIN_OK;
+  if (p->subdivision != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)
     {
       terrain_why (why, why_size, N_("guide works with subdivision \"diamond-square\" only"));
       return TERRAIN_ERROR_INVALID;
     }
+  p->guide = guide;
   return TERRAIN_OK;
 }
 
-static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
-{
-  TerrainStatus status = check (v, width, height, why, why_size);
-  if (status != TERRAIN_OK)
-    return status;
-  TerrainDiamondSquare p;
-  terrain_diamond_square_defaults (&p);
-  p.seed = (uint32_t) v[SEED].number;
-  p.roughness = v[ROUGHNESS].number;
-  p.subdivision = (TerrainSubdivision) v[SUBDIVISION].number;
-  if (v[CONVENTION].number == 1) /* lighthouse-code */
-    {
-      p.roughness = 1.0 / p.roughness;
-      p.square_half_step = 0;
-    }
-  p.edges = (TerrainEdges) v[EDGES].number;
-  p.corners = (TerrainCorners) v[CORNERS].number;
-  p.corner_height = v[CORNER_HEIGHT].number;
-  if (v[GUIDE].number == 0.0)
-    return terrain_diamond_square (&p, heights, width, height, progress);
-
-  /* heights holds the layer: keep it as the guide while the result overwrites it. */
-  float *guide = terrain_heights_copy (heights, width, height);
-  if (guide == NULL)
-    return TERRAIN_ERROR_NO_MEMORY;
-  p.guide = guide;
-  p.guide_scale = (int) v[GUIDE_SCALE].number;
-  status = terrain_diamond_square (&p, heights, width, height, progress);
-  free (guide);
-  return status;
-}
-
 static const TerrainArgCondition conditions[] = {
-  { "corner-height", "corners", "fixed" },
-  { "guide-scale", "guide", "TRUE" },
-  { NULL, NULL, NULL }
+  TERRAIN_WHEN ("corner-height", "corners", "fixed"),
+  TERRAIN_WHEN_ON ("guide-scale", "guide"),
+  TERRAIN_CONDITIONS_END
 };
 
 const TerrainProcedureInfo terrain_procedure_diamond_square = {
@@ -145,8 +123,8 @@ const TerrainProcedureInfo terrain_procedure_diamond_square = {
              "random detail, scaled by roughness; the result is stretched onto [0, 1]."),
   .kind = TERRAIN_GENERATOR,
   .args = args,
-  .render = render,
   .conditions = conditions,
   .guide_arg = "guide",
-  .check = check
+  TERRAIN_CORE_FIELDS (TerrainDiamondSquare),
+  .adjust = adjust
 };

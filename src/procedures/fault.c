@@ -3,7 +3,7 @@
 
 #include "fault.h"
 
-enum { SEED, ITERATIONS, PROFILE, WAVE_SIZE, DISPLACEMENT };
+TERRAIN_CORE (TerrainFault, terrain_fault_defaults, terrain_fault)
 
 static const TerrainChoiceItem profiles[] = {
   { "step",   N_("Step"),   N_("Raise one side of the line, lower the other") },
@@ -13,39 +13,23 @@ static const TerrainChoiceItem profiles[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_SEED_ARG,
-  TERRAIN_INT ("iterations", N_("Iterations"),
-               N_("Number of random fault lines (1 to 100000)"), 1, 100000, 400),
+  TERRAIN_SEED (TerrainFault, seed),
+  TERRAIN_INT ("iterations", N_("Iterations"), N_("Number of random fault lines"), 1, 100000,
+               TerrainFault, iterations),
   TERRAIN_CHOICE ("profile", N_("Profile"),
                   N_("Height change across a fault: \"step\", \"sine\" or \"cosine\""),
-                  profiles, "step"),
+                  profiles, TerrainFault, profile),
   TERRAIN_DOUBLE ("wave-size", N_("Wave size"),
                   N_("Width of the sine ramp (pi/2 x wave size) and cosine ridge "
-                     "(2 pi x wave size), in pixels (0.1 to 10000)"),
-                  0.1, 10000.0, 3.0),
-  TERRAIN_DISPLACEMENT_ARGS,
+                     "(2 pi x wave size), in pixels"),
+                  0.1, 10000.0, TerrainFault, wave_size),
+  TERRAIN_DISPLACEMENT_ARGS (TerrainFault),
   TERRAIN_ARGS_END
 };
 
-static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
-{
-  (void) why;
-  (void) why_size;
-  TerrainFault p;
-  terrain_fault_defaults (&p);
-  p.seed = (uint32_t) v[SEED].number;
-  p.iterations = (int) v[ITERATIONS].number;
-  p.profile = (TerrainFaultProfile) v[PROFILE].number;
-  p.wave_size = v[WAVE_SIZE].number;
-  TERRAIN_SET_DISPLACEMENT (p, v, DISPLACEMENT);
-  return terrain_fault (&p, heights, width, height, progress);
-}
-
 static const TerrainArgCondition conditions[] = {
-  { "wave-size", "profile", "sine cosine" },
-  { NULL, NULL, NULL }
+  TERRAIN_WHEN ("wave-size", "profile", "sine cosine"),
+  TERRAIN_CONDITIONS_END
 };
 
 const TerrainProcedureInfo terrain_procedure_fault = {
@@ -62,6 +46,6 @@ const TerrainProcedureInfo terrain_procedure_fault = {
              "stays. The result is stretched onto [0, 1]."),
   .kind = TERRAIN_GENERATOR,
   .args = args,
-  .render = render,
-  .conditions = conditions
+  .conditions = conditions,
+  TERRAIN_CORE_FIELDS (TerrainFault)
 };

@@ -5,94 +5,68 @@
 #include "field.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 
-enum { SEED, ITERATIONS, ROUGHNESS, OFFSET_X, OFFSET_Y, GUIDE, GUIDE_SCALE };
+extern const TerrainProcedureInfo terrain_procedure_field;
+
+TERRAIN_CORE (TerrainField, terrain_field_defaults, terrain_field)
 
 static const TerrainArg args[] = {
-  TERRAIN_SEED_ARG,
+  TERRAIN_SEED (TerrainField, seed),
   TERRAIN_INT ("iterations", N_("Iterations"),
                N_("Subdivision levels: the largest features are about 2^iterations pixels "
-                  "across; smoothness, not image size (1 to 30)"),
-               1, 30, 8),
+                  "across; smoothness, not image size"),
+               1, 30, TerrainField, iterations),
   TERRAIN_DOUBLE ("roughness", N_("Roughness (H)"),
-                  N_("Hurst exponent H: the random offset shrinks by 2^-H per level (0 to 2)"),
-                  0.0, 2.0, 1.0),
-  TERRAIN_INT ("offset-x", N_("Offset X"),
-               N_("World x of the layer's left column, in pixels (-1073741824 to 1073741824)"),
-               -1073741824, 1073741824, 0),
-  TERRAIN_INT ("offset-y", N_("Offset Y"),
-               N_("World y of the layer's top row, in pixels (-1073741824 to 1073741824)"),
-               -1073741824, 1073741824, 0),
-  TERRAIN_GUIDE_ARGS,
+                  N_("Hurst exponent H: the random offset shrinks by 2^-H per level"),
+                  0.0, 2.0, TerrainField, roughness),
+  TERRAIN_INT ("offset-x", N_("Offset X"), N_("World x of the layer's left column, in pixels"),
+               -1073741824, 1073741824, TerrainField, offset_x),
+  TERRAIN_INT ("offset-y", N_("Offset Y"), N_("World y of the layer's top row, in pixels"),
+               -1073741824, 1073741824, TerrainField, offset_y),
+  TERRAIN_GUIDE_ARGS (TerrainField),
   TERRAIN_ARGS_END
 };
 
-/* The core's parameters for the layer rectangle starting at (x, y). */
-static void
-set_params (TerrainField *p, const TerrainArgValue *v, int x, int y)
+/* The layer's last pixel must stay in the 32-bit world; a guide is the layer itself, at
+ * the layer's world position. */
+static TerrainStatus
+adjust (void *params, const TerrainArgValue *values, const float *guide, int width, int height,
+        char *why, size_t why_size)
 {
-  terrain_field_defaults (p);
-  p->seed = (uint32_t) v[SEED].number;
-  p->iterations = (int) v[ITERATIONS].number;
-  p->roughness = v[ROUGHNESS].number;
-  /* Offsets are at most 2^30 and layers at most 2^19 wide: the sums fit in int32. */
-  p->offset_x = (int32_t) v[OFFSET_X].number + x;
-  p->offset_y = (int32_t) v[OFFSET_Y].number + y;
+  TerrainField *p = params;
+  if ((int64_t) p->offset_x + width - 1 > INT32_MAX ||
+      (int64_t) p->offset_y + height - 1 > INT32_MAX)
+    {
+      terrain_why (why, why_size, N_("the layer at offset (%d, %d) leaves the 32-bit world"),
+                   (int) p->offset_x, (int) p->offset_y);
+      return TERRAIN_ERROR_INVALID;
+    }
+  if (terrain_arg_value (&terrain_procedure_field, values, "guide").number != 0.0)
+    {
+      p->guide = guide;
+      p->guide_width = width;
+      p->guide_height = height;
+      p->guide_x = p->offset_x;
+      p->guide_y = p->offset_y;
+    }
+  return TERRAIN_OK;
 }
 
-/* The layer's last pixel must stay in the 32-bit world. */
+/* The layer rectangle at (x, y): the field at world (offset + x, offset + y). Offsets are
+ * at most 2^30 and layers at most 2^19 wide: the sums fit in int32. */
 static TerrainStatus
-check (const TerrainArgValue *v, int width, int height, char *why, size_t why_size)
+render_rect (const void *params, float *out, int x, int y, int width, int height,
+             const TerrainProgress *progress)
 {
-  if ((int64_t) v[OFFSET_X].number + width - 1 <= INT32_MAX &&
-      (int64_t) v[OFFSET_Y].number + height - 1 <= INT32_MAX)
-    return TERRAIN_OK;
-  terrain_why (why, why_size, N_("the layer at offset (%d, %d) leaves the 32-bit world"),
-               (int) v[OFFSET_X].number, (int) v[OFFSET_Y].number);
-  return TERRAIN_ERROR_INVALID;
-}
-
-static TerrainStatus
-render_rect (const TerrainArgValue *v, float *out, int x, int y, int width, int height,
-             const TerrainProgress *progress, char *why, size_t why_size)
-{
-  TerrainField p;
-  set_params (&p, v, x, y);
-  TerrainStatus status = terrain_field (&p, out, width, height, progress);
-  if (status == TERRAIN_ERROR_INVALID)
-    check (v, x + width, y + height, why, why_size);
-  return status;
-}
-
-static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
-{
-  if (v[GUIDE].number == 0.0)
-    return render_rect (v, heights, 0, 0, width, height, progress, why, why_size);
-
-  /* heights holds the layer, at world (offset-x, offset-y): keep it as the guide while the
-   * result overwrites it. */
-  float *guide = terrain_heights_copy (heights, width, height);
-  if (guide == NULL)
-    return TERRAIN_ERROR_NO_MEMORY;
-  TerrainField p;
-  set_params (&p, v, 0, 0);
-  p.guide = guide;
-  p.guide_width = width;
-  p.guide_height = height;
-  p.guide_x = p.offset_x;
-  p.guide_y = p.offset_y;
-  p.guide_scale = (int) v[GUIDE_SCALE].number;
-  TerrainStatus status = terrain_field (&p, heights, width, height, progress);
-  free (guide);
-  return status;
+  TerrainField p = *(const TerrainField *) params;
+  p.offset_x += x;
+  p.offset_y += y;
+  return terrain_field (&p, out, width, height, progress);
 }
 
 static const TerrainArgCondition conditions[] = {
-  { "guide-scale", "guide", "TRUE" },
-  { NULL, NULL, NULL }
+  TERRAIN_WHEN_ON ("guide-scale", "guide"),
+  TERRAIN_CONDITIONS_END
 };
 
 const TerrainProcedureInfo terrain_procedure_field = {
@@ -114,9 +88,9 @@ const TerrainProcedureInfo terrain_procedure_field = {
              "add detail; guided renders read the whole layer."),
   .kind = TERRAIN_GENERATOR,
   .args = args,
-  .render = render,
-  .render_rect = render_rect,
   .conditions = conditions,
   .guide_arg = "guide",
-  .check = check
+  TERRAIN_CORE_FIELDS (TerrainField),
+  .adjust = adjust,
+  .render_rect = render_rect
 };

@@ -3,59 +3,39 @@
 
 #include "hydraulic-erosion.h"
 
-enum { SEED, DROPLETS, INERTIA, CAPACITY, EROSION, DEPOSITION, EVAPORATION, RADIUS, MAX_STEPS };
+TERRAIN_CORE (TerrainHydraulicErosion, terrain_hydraulic_erosion_defaults,
+              terrain_hydraulic_erosion)
 
 static const TerrainArg args[] = {
-  TERRAIN_SEED_ARG,
+  TERRAIN_SEED (TerrainHydraulicErosion, seed),
   TERRAIN_INT ("droplets", N_("Droplets"),
                N_("Number of rain droplets, run one after the other; about one per pixel "
-                  "carves clear valleys (0 to 100000000)"),
-               0, TERRAIN_HYDRAULIC_MAX_DROPLETS, 200000),
+                  "carves clear valleys"),
+               0, TERRAIN_HYDRAULIC_MAX_DROPLETS, TerrainHydraulicErosion, droplets),
   TERRAIN_DOUBLE ("inertia", N_("Inertia"),
                   N_("Share of a droplet's direction kept at each step; the rest follows the "
-                     "slope: higher values make straighter, smoother channels (0 to 1)"),
-                  0.0, 1.0, 0.05),
+                     "slope: higher values make straighter, smoother channels"),
+                  0.0, 1.0, TerrainHydraulicErosion, inertia),
   TERRAIN_DOUBLE ("capacity", N_("Capacity"),
                   N_("Sediment capacity factor: how much a droplet can carry per unit of "
-                     "drop, speed and water (0 to 64)"),
-                  0.0, TERRAIN_HYDRAULIC_MAX_CAPACITY, 4.0),
+                     "drop, speed and water"),
+                  0.0, TERRAIN_HYDRAULIC_MAX_CAPACITY, TerrainHydraulicErosion, capacity),
   TERRAIN_DOUBLE ("erosion", N_("Erosion"),
-                  N_("Share of a droplet's free capacity it takes from the ground per step "
-                     "(0 to 1)"),
-                  0.0, 1.0, 0.3),
+                  N_("Share of a droplet's free capacity it takes from the ground per step"),
+                  0.0, 1.0, TerrainHydraulicErosion, erosion),
   TERRAIN_DOUBLE ("deposition", N_("Deposition"),
-                  N_("Share of the sediment above capacity a droplet drops per step (0 to 1)"),
-                  0.0, 1.0, 0.3),
-  TERRAIN_DOUBLE ("evaporation", N_("Evaporation"),
-                  N_("Share of a droplet's water lost per step (0 to 1)"),
-                  0.0, 1.0, 0.01),
+                  N_("Share of the sediment above capacity a droplet drops per step"),
+                  0.0, 1.0, TerrainHydraulicErosion, deposition),
+  TERRAIN_DOUBLE ("evaporation", N_("Evaporation"), N_("Share of a droplet's water lost per step"),
+                  0.0, 1.0, TerrainHydraulicErosion, evaporation),
   TERRAIN_INT ("radius", N_("Erosion radius"),
-               N_("Radius in pixels of the area a droplet erodes around itself (1 to 8)"),
-               1, TERRAIN_HYDRAULIC_MAX_RADIUS, 3),
+               N_("Radius in pixels of the area a droplet erodes around itself"), 1,
+               TERRAIN_HYDRAULIC_MAX_RADIUS, TerrainHydraulicErosion, radius),
   TERRAIN_INT ("max-steps", N_("Droplet lifetime"),
-               N_("Most steps (pixels) a droplet travels before it stops (1 to 1000)"),
-               1, TERRAIN_HYDRAULIC_MAX_STEPS, 30),
+               N_("Most steps (pixels) a droplet travels before it stops"), 1,
+               TERRAIN_HYDRAULIC_MAX_STEPS, TerrainHydraulicErosion, max_steps),
   TERRAIN_ARGS_END
 };
-
-static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
-{
-  (void) why, (void) why_size;
-  TerrainHydraulicErosion p;
-  terrain_hydraulic_erosion_defaults (&p);
-  p.seed = (uint32_t) v[SEED].number;
-  p.droplets = (int) v[DROPLETS].number;
-  p.inertia = v[INERTIA].number;
-  p.capacity = v[CAPACITY].number;
-  p.erosion = v[EROSION].number;
-  p.deposition = v[DEPOSITION].number;
-  p.evaporation = v[EVAPORATION].number;
-  p.radius = (int) v[RADIUS].number;
-  p.max_steps = (int) v[MAX_STEPS].number;
-  return terrain_hydraulic_erosion (&p, heights, width, height, progress);
-}
 
 const TerrainProcedureInfo terrain_procedure_hydraulic_erosion = {
   .name = "plug-in-terrain-hydraulic-erosion",
@@ -75,5 +55,5 @@ const TerrainProcedureInfo terrain_procedure_hydraulic_erosion = {
              "The same seed gives the same result. The selection is honoured."),
   .kind = TERRAIN_FILTER,
   .args = args,
-  .render = render
+  TERRAIN_CORE_FIELDS (TerrainHydraulicErosion)
 };

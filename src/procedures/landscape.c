@@ -4,7 +4,7 @@
 
 #include "landscape.h"
 
-enum { SEED, PRESET, FEATURE_SIZE };
+TERRAIN_CORE (TerrainLandscape, terrain_landscape_defaults, terrain_landscape)
 
 static const TerrainChoiceItem presets[] = {
   { "alpine",        N_("Alpine"),
@@ -19,33 +19,17 @@ static const TerrainChoiceItem presets[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_SEED_ARG,
+  TERRAIN_SEED (TerrainLandscape, seed),
   TERRAIN_CHOICE ("preset", N_("Preset"),
                   N_("The landscape: \"alpine\", \"rolling-hills\", \"islands\" or \"mesa\""),
-                  presets, "alpine"),
+                  presets, TerrainLandscape, preset),
   TERRAIN_INT ("feature-size", N_("Feature size"),
                N_("Size of the largest features in pixels: the field's iterations are "
-                  "round(log2(feature-size)); talus slopes and smoothing scale with it "
-                  "(16 to 65536)"),
-               TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE, TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE, 256),
+                  "round(log2(feature-size)); talus slopes and smoothing scale with it"),
+               TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE, TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE,
+               TerrainLandscape, feature_size),
   TERRAIN_ARGS_END
 };
-
-static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
-{
-  TerrainLandscape p;
-  terrain_landscape_defaults (&p);
-  p.seed = (uint32_t) v[SEED].number;
-  p.preset = (TerrainLandscapePreset) v[PRESET].number;
-  p.feature_size = (int) v[FEATURE_SIZE].number;
-  TerrainStatus status = terrain_landscape (&p, heights, width, height, progress);
-  if (status == TERRAIN_ERROR_INVALID)
-    terrain_why (why, why_size, N_("preset %d or feature-size %d is out of range"),
-                 (int) v[PRESET].number, p.feature_size);
-  return status;
-}
 
 const TerrainProcedureInfo terrain_procedure_landscape = {
   .name = "plug-in-terrain-landscape",
@@ -74,5 +58,5 @@ const TerrainProcedureInfo terrain_procedure_landscape = {
              "filters."),
   .kind = TERRAIN_GENERATOR,
   .args = args,
-  .render = render
+  TERRAIN_CORE_FIELDS (TerrainLandscape)
 };

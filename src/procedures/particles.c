@@ -3,7 +3,7 @@
 
 #include "particles.h"
 
-enum { SEED, PARTICLES, MODE, SITES, PARTICLE_HEIGHT, CALDERA };
+TERRAIN_CORE (TerrainParticles, terrain_particles_defaults, terrain_particles)
 
 static const TerrainChoiceItem modes[] = {
   { "roll",  N_("Roll"),  N_("A particle rolls to its lowest lower neighbour: smooth slopes") },
@@ -12,41 +12,24 @@ static const TerrainChoiceItem modes[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_SEED_ARG,
-  TERRAIN_INT ("particles", N_("Particles"),
-               N_("Number of particles dropped (1 to 100000000)"), 1, 100000000, 1000000),
-  TERRAIN_CHOICE ("mode", N_("Mode"),
-                  N_("What a landed particle does: \"roll\" or \"stick\""), modes, "roll"),
+  TERRAIN_SEED (TerrainParticles, seed),
+  TERRAIN_INT ("particles", N_("Particles"), N_("Number of particles dropped"), 1, 100000000,
+               TerrainParticles, particles),
+  TERRAIN_CHOICE ("mode", N_("Mode"), N_("What a landed particle does: \"roll\" or \"stick\""),
+                  modes, TerrainParticles, mode),
   TERRAIN_INT ("sites", N_("Drop sites"),
-               N_("Number of drop sites (islands); particles are shared evenly (1 to 1000000)"),
-               1, 1000000, 1),
+               N_("Number of drop sites (islands); particles are shared evenly"), 1, 1000000,
+               TerrainParticles, sites),
   TERRAIN_DOUBLE ("particle-height", N_("Particle height"),
-                  N_("Raw height one particle adds (0.001 to 1000000); it matters only "
-                     "with a caldera, since the result is stretched onto [0, 1]"),
-                  0.001, 1e6, 1.0),
+                  N_("Raw height one particle adds; it matters only with a caldera, since the "
+                     "result is stretched onto [0, 1]"),
+                  0.001, 1e6, TerrainParticles, particle_height),
   TERRAIN_DOUBLE ("caldera", N_("Caldera depth"),
                   N_("Depth of a volcanic crater mirrored into the peak, as a fraction of "
-                     "the peak's height (0 = none, to 1)"),
-                  0.0, 1.0, 0.0),
+                     "the peak's height (0: none)"),
+                  0.0, 1.0, TerrainParticles, caldera),
   TERRAIN_ARGS_END
 };
-
-static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
-{
-  (void) why;
-  (void) why_size;
-  TerrainParticles p;
-  terrain_particles_defaults (&p);
-  p.seed = (uint32_t) v[SEED].number;
-  p.particles = (int) v[PARTICLES].number;
-  p.mode = (TerrainParticleMode) v[MODE].number;
-  p.sites = (int) v[SITES].number;
-  p.particle_height = v[PARTICLE_HEIGHT].number;
-  p.caldera = v[CALDERA].number;
-  return terrain_particles (&p, heights, width, height, progress);
-}
 
 const TerrainProcedureInfo terrain_procedure_particles = {
   .name = "plug-in-terrain-particles",
@@ -62,5 +45,5 @@ const TerrainProcedureInfo terrain_procedure_particles = {
              "rim, making a crater. The result is stretched onto [0, 1]."),
   .kind = TERRAIN_GENERATOR,
   .args = args,
-  .render = render
+  TERRAIN_CORE_FIELDS (TerrainParticles)
 };

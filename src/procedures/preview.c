@@ -15,7 +15,8 @@ terrain_preview_rows (const TerrainProcedureInfo *info, const TerrainArgValue *v
     {
       /* The layer row under the centre of preview row py. */
       const int sy = (int) (((int64_t) py * 2 + 1) * height / (2 * (int64_t) ph));
-      status = info->render_rect (values, row, 0, sy, width, 1, NULL, why, why_size);
+      status = terrain_procedure_render_rect (info, values, row, 0, sy, width, 1, NULL, why,
+                                              why_size);
       if (status == TERRAIN_OK)
         terrain_sample_nearest (row, width, 1, samples + (size_t) py * pw, pw, 1);
     }
@@ -34,7 +35,8 @@ terrain_preview_samples (const TerrainProcedureInfo *info, const TerrainArgValue
     *scratch = malloc ((size_t) width * height * sizeof (float));
   if (*scratch == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
-  TerrainStatus status = info->render (values, *scratch, width, height, NULL, why, why_size);
+  TerrainStatus status = terrain_procedure_render (info, values, *scratch, width, height, NULL,
+                                                   why, why_size);
   if (status == TERRAIN_OK)
     terrain_sample_nearest (*scratch, width, height, samples, pw, ph);
   return status;

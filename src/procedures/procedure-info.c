@@ -1,33 +1,10 @@
 #include "procedure-info.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern const TerrainProcedureInfo terrain_procedure_diamond_square;
-extern const TerrainProcedureInfo terrain_procedure_field;
-extern const TerrainProcedureInfo terrain_procedure_fault;
-extern const TerrainProcedureInfo terrain_procedure_circles;
-extern const TerrainProcedureInfo terrain_procedure_particles;
-extern const TerrainProcedureInfo terrain_procedure_landscape;
-extern const TerrainProcedureInfo terrain_procedure_smooth;
-extern const TerrainProcedureInfo terrain_procedure_thermal_erosion;
-extern const TerrainProcedureInfo terrain_procedure_hydraulic_erosion;
-
-/* Menu order. */
-const TerrainProcedureInfo *const terrain_procedures[] = {
-  &terrain_procedure_diamond_square,
-  &terrain_procedure_field,
-  &terrain_procedure_fault,
-  &terrain_procedure_circles,
-  &terrain_procedure_particles,
-  &terrain_procedure_landscape,
-  &terrain_procedure_smooth,
-  &terrain_procedure_thermal_erosion,
-  &terrain_procedure_hydraulic_erosion,
-  NULL
-};
 
 const TerrainProcedureInfo *
 terrain_procedure_find (const char *name)
@@ -56,6 +33,14 @@ terrain_arg_index (const TerrainProcedureInfo *info, const char *name)
   return -1;
 }
 
+TerrainArgValue
+terrain_arg_value (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                   const char *name)
+{
+  const int i = terrain_arg_index (info, name);
+  return i >= 0 ? values[i] : (TerrainArgValue) { 0, NULL };
+}
+
 int
 terrain_choice_id (const TerrainArg *arg, const char *nick)
 {
@@ -65,30 +50,75 @@ terrain_choice_id (const TerrainArg *arg, const char *nick)
   return -1;
 }
 
-TerrainStatus
-terrain_procedure_check (const TerrainProcedureInfo *info, const TerrainArgValue *values,
-                         int width, int height, char *why, size_t why_size)
+/* ---- Fields ---- */
+
+/* The number a field holds. */
+static double
+field_value (const TerrainArg *arg, const void *params)
 {
-  return info->check ? info->check (values, width, height, why, why_size) : TERRAIN_OK;
+  const char *field = (const char *) params + arg->offset;
+  int         i;
+  uint32_t    u;
+  double      d;
+  switch (arg->field)
+    {
+    case TERRAIN_FIELD_INT:
+    case TERRAIN_FIELD_ENUM: memcpy (&i, field, sizeof i); return i;
+    case TERRAIN_FIELD_UINT32: memcpy (&u, field, sizeof u); return u;
+    case TERRAIN_FIELD_DOUBLE: memcpy (&d, field, sizeof d); return d;
+    default: return 0.0;
+    }
 }
 
-int
-terrain_reads_layer (const TerrainProcedureInfo *info, const TerrainArgValue *values)
+static void
+set_field (const TerrainArg *arg, void *params, double number)
 {
-  if (info->kind == TERRAIN_FILTER)
-    return 1;
-  int guide = info->guide_arg ? terrain_arg_index (info, info->guide_arg) : -1;
-  return guide >= 0 && values[guide].number != 0.0;
+  char          *field = (char *) params + arg->offset;
+  const int      i = (int) number;
+  const uint32_t u = (uint32_t) number;
+  switch (arg->field)
+    {
+    case TERRAIN_FIELD_INT:
+    case TERRAIN_FIELD_ENUM: memcpy (field, &i, sizeof i); break;
+    case TERRAIN_FIELD_UINT32: memcpy (field, &u, sizeof u); break;
+    case TERRAIN_FIELD_DOUBLE: memcpy (field, &number, sizeof number); break;
+    default: break;
+    }
 }
 
-float *
-terrain_heights_copy (const float *heights, int width, int height)
+/* The core's default parameters in a buffer of the procedure's (free() it), or NULL. */
+static void *
+default_params (const TerrainProcedureInfo *info)
 {
-  const size_t bytes = (size_t) width * height * sizeof (float);
-  float *copy = malloc (bytes);
-  if (copy)
-    memcpy (copy, heights, bytes);
-  return copy;
+  void *params = malloc (info->params_size);
+  if (params)
+    info->defaults (params);
+  return params;
+}
+
+TerrainArgValue
+terrain_arg_default (const TerrainProcedureInfo *info, const TerrainArg *arg)
+{
+  if (arg->field == TERRAIN_FIELD_NONE)
+    {
+      TerrainArgValue value = arg->preset;
+      if (arg->type == TERRAIN_ARG_CHOICE)
+        value.number = terrain_choice_id (arg, value.text);
+      return value;
+    }
+  void           *params = default_params (info);
+  TerrainArgValue value = { params ? field_value (arg, params) : 0.0, NULL };
+  free (params);
+  if (arg->type == TERRAIN_ARG_CHOICE)
+    value.text = arg->items[(int) value.number].nick;
+  return value;
+}
+
+void
+terrain_arg_defaults (const TerrainProcedureInfo *info, TerrainArgValue *values)
+{
+  for (int i = 0; info->args[i].name; i++)
+    values[i] = terrain_arg_default (info, &info->args[i]);
 }
 
 int
@@ -110,16 +140,39 @@ terrain_arg_from_text (const TerrainArg *arg, const char *text, TerrainArgValue 
     }
 }
 
-void
-terrain_arg_defaults (const TerrainProcedureInfo *info, TerrainArgValue *values)
+/* ---- Texts ---- */
+
+/* A bound of a range as people write it: whole numbers in full (1000000, not 1e+06). */
+static void
+format_bound (double v, char *out, size_t size)
 {
-  for (int i = 0; info->args[i].name; i++)
+  snprintf (out, size, v == floor (v) && fabs (v) < 1e15 ? "%.0f" : "%g", v);
+}
+
+void
+terrain_arg_range (const TerrainArg *arg, char *out, size_t size)
+{
+  char min[32], max[32];
+  if (arg->type != TERRAIN_ARG_INT && arg->type != TERRAIN_ARG_DOUBLE)
     {
-      const TerrainArg *arg = &info->args[i];
-      values[i].text = arg->text;
-      values[i].number = arg->type == TERRAIN_ARG_CHOICE ? terrain_choice_id (arg, arg->text)
-                                                         : arg->value;
+      snprintf (out, size, "%s", "");
+      return;
     }
+  format_bound (arg->min, min, sizeof min);
+  format_bound (arg->max, max, sizeof max);
+  snprintf (out, size, terrain_text (N_("%s to %s")), min, max);
+}
+
+void
+terrain_arg_blurb (const TerrainArg *arg, char *out, size_t size)
+{
+  char range[96];
+  terrain_arg_range (arg, range, sizeof range);
+  if (range[0])
+    /* TRANSLATORS: an argument's description, then its range ("… (1 to 100000)") */
+    snprintf (out, size, terrain_text (N_("%s (%s)")), terrain_text (arg->blurb), range);
+  else
+    snprintf (out, size, "%s", terrain_text (arg->blurb));
 }
 
 const char *(*terrain_translate) (const char *msgid) = NULL;
@@ -139,4 +192,121 @@ terrain_why (char *why, size_t why_size, const char *format, ...)
   va_start (args, format);
   vsnprintf (why, why_size, terrain_text (format), args);
   va_end (args);
+}
+
+/* ---- Rendering ---- */
+
+int
+terrain_reads_layer (const TerrainProcedureInfo *info, const TerrainArgValue *values)
+{
+  if (info->kind == TERRAIN_FILTER)
+    return 1;
+  return info->guide_arg && terrain_arg_value (info, values, info->guide_arg).number != 0.0;
+}
+
+float *
+terrain_heights_copy (const float *heights, int width, int height)
+{
+  const size_t bytes = (size_t) width * height * sizeof (float);
+  float *copy = malloc (bytes);
+  if (copy)
+    memcpy (copy, heights, bytes);
+  return copy;
+}
+
+void
+terrain_procedure_fill (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                        void *params)
+{
+  info->defaults (params);
+  for (int i = 0; info->args[i].name; i++)
+    set_field (&info->args[i], params, values[i].number);
+}
+
+/* The core's parameters from the argument values, in a buffer of the procedure's (free()
+ * it; NULL when out of memory): every field, then the descriptor's adjustments. */
+static void *
+procedure_params (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                  const float *guide, int width, int height, TerrainStatus *status,
+                  char *why, size_t why_size)
+{
+  void *params = malloc (info->params_size);
+  *status = params ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;
+  if (params == NULL)
+    return NULL;
+  terrain_procedure_fill (info, values, params);
+  if (info->adjust)
+    *status = info->adjust (params, values, guide, width, height, why, why_size);
+  return params;
+}
+
+/* Renders with the core's render, or with render_maps when maps is not NULL. */
+static TerrainStatus
+render (const TerrainProcedureInfo *info, const TerrainArgValue *values, float *heights,
+        int width, int height, float *const *maps, const TerrainProgress *progress, char *why,
+        size_t why_size)
+{
+  /* A guided generator overwrites the layer it follows: it follows a copy. */
+  float *guide = NULL;
+  if (info->kind == TERRAIN_GENERATOR && terrain_reads_layer (info, values) &&
+      (guide = terrain_heights_copy (heights, width, height)) == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  TerrainStatus status;
+  void *params = procedure_params (info, values, guide, width, height, &status, why, why_size);
+  if (status == TERRAIN_OK)
+    status = maps ? info->render_maps (params, heights, width, height, maps, progress)
+                  : info->render (params, heights, width, height, progress);
+  free (params);
+  free (guide);
+  return status;
+}
+
+TerrainStatus
+terrain_procedure_render (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                          float *heights, int width, int height,
+                          const TerrainProgress *progress, char *why, size_t why_size)
+{
+  return render (info, values, heights, width, height, NULL, progress, why, why_size);
+}
+
+TerrainStatus
+terrain_procedure_render_maps (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                               float *heights, int width, int height, float *const *maps,
+                               const TerrainProgress *progress, char *why, size_t why_size)
+{
+  return render (info, values, heights, width, height, maps, progress, why, why_size);
+}
+
+int
+terrain_procedure_map_count (const TerrainProcedureInfo *info, const TerrainArgValue *values)
+{
+  int n = 0;
+  if (info->maps_arg && terrain_arg_value (info, values, info->maps_arg).number != 0.0)
+    while (info->map_names[n])
+      n++;
+  return n;
+}
+
+TerrainStatus
+terrain_procedure_render_rect (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                               float *out, int x, int y, int width, int height,
+                               const TerrainProgress *progress, char *why, size_t why_size)
+{
+  /* Checked as the part of the layer up to the rectangle's far corner. */
+  TerrainStatus status;
+  void *params = procedure_params (info, values, NULL, x + width, y + height, &status, why,
+                                   why_size);
+  if (status == TERRAIN_OK)
+    status = info->render_rect (params, out, x, y, width, height, progress);
+  free (params);
+  return status;
+}
+
+TerrainStatus
+terrain_procedure_check (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                         int width, int height, char *why, size_t why_size)
+{
+  TerrainStatus status;
+  free (procedure_params (info, values, NULL, width, height, &status, why, why_size));
+  return status;
 }

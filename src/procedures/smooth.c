@@ -3,7 +3,9 @@
 
 #include "smooth.h"
 
-enum { METHOD, ITERATIONS, K, KERNEL, CUSTOM_KERNEL };
+extern const TerrainProcedureInfo terrain_procedure_smooth;
+
+TERRAIN_CORE (TerrainSmooth, terrain_smooth_defaults, terrain_smooth)
 
 static const TerrainChoiceItem methods[] = {
   { "laplacian", N_("Laplacian"), N_("Each point moves halfway to the mean of its 4 neighbours") },
@@ -22,40 +24,41 @@ static const TerrainChoiceItem kernels[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_CHOICE ("method", N_("Method"),
-                  N_("\"laplacian\", \"fir\" or \"matrix\""), methods, "laplacian"),
-  TERRAIN_INT ("iterations", N_("Iterations"),
-               N_("How many times the filter runs (1 to 1000)"), 1, 1000, 16),
+  TERRAIN_CHOICE ("method", N_("Method"), N_("\"laplacian\", \"fir\" or \"matrix\""), methods,
+                  TerrainSmooth, method),
+  TERRAIN_INT ("iterations", N_("Iterations"), N_("How many times the filter runs"), 1, 1000,
+               TerrainSmooth, iterations),
   TERRAIN_DOUBLE ("k", N_("FIR weight k"),
                   N_("FIR: the share a point keeps, h = k h + (1 - k) previous; 1 leaves the "
-                     "terrain unchanged, smaller smooths more (0 to 1)"),
-                  0.0, 1.0, 0.5),
+                     "terrain unchanged, smaller smooths more"),
+                  0.0, 1.0, TerrainSmooth, k),
   TERRAIN_CHOICE ("kernel", N_("Kernel"),
                   N_("Matrix kernel: \"box-3\", \"gauss-3\", \"box-5\", \"gauss-5\", \"custom\""),
-                  kernels, "gauss-3"),
-  TERRAIN_STRING ("custom-kernel", N_("Custom kernel"),
-                  N_("With kernel \"custom\": 9 or 25 numbers, row by row, separated by spaces "
-                     "or commas, '.' as decimal point; their sum must not be 0"),
-                  "1 2 1 2 4 2 1 2 1"),
+                  kernels, TerrainSmooth, kernel),
+  TERRAIN_STRING_ARG ("custom-kernel", N_("Custom kernel"),
+                      N_("With kernel \"custom\": 9 or 25 numbers, row by row, separated by "
+                         "spaces or commas, '.' as decimal point; their sum must not be 0"),
+                      "1 2 1 2 4 2 1 2 1"),
   TERRAIN_ARGS_END
 };
 
-/* The custom kernel, when the arguments ask for one: parsed and usable on the layer. */
+/* The custom kernel, when the arguments ask for one: parsed, and usable on the layer. */
 static TerrainStatus
-check (const TerrainArgValue *v, int width, int height, char *why, size_t why_size)
+adjust (void *params, const TerrainArgValue *values, const float *guide, int width, int height,
+        char *why, size_t why_size)
 {
-  float kernel[25];
-  int   size;
-  if (v[METHOD].number != TERRAIN_SMOOTH_MATRIX || v[KERNEL].number != TERRAIN_KERNEL_CUSTOM)
+  TerrainSmooth *p = params;
+  const char    *text = terrain_arg_value (&terrain_procedure_smooth, values, "custom-kernel").text;
+  (void) guide;
+  if (p->method != TERRAIN_SMOOTH_MATRIX || p->kernel != TERRAIN_KERNEL_CUSTOM)
     return TERRAIN_OK;
-  if (terrain_kernel_parse (v[CUSTOM_KERNEL].text, kernel, &size) != TERRAIN_OK)
+  if (terrain_kernel_parse (text, p->custom, &p->custom_size) != TERRAIN_OK)
     {
       terrain_why (why, why_size,
-                   N_("custom-kernel \"%.60s\" is not 9 or 25 numbers with a non-zero sum"),
-                   v[CUSTOM_KERNEL].text);
+                   N_("custom-kernel \"%.60s\" is not 9 or 25 numbers with a non-zero sum"), text);
       return TERRAIN_ERROR_INVALID;
     }
-  if (! terrain_kernel_usable (kernel, size, width, height))
+  if (! terrain_kernel_usable (p->custom, p->custom_size, width, height))
     {
       terrain_why (why, why_size, N_("custom-kernel weights cancel out at the layer's border"));
       return TERRAIN_ERROR_INVALID;
@@ -63,29 +66,11 @@ check (const TerrainArgValue *v, int width, int height, char *why, size_t why_si
   return TERRAIN_OK;
 }
 
-static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
-{
-  TerrainStatus status = check (v, width, height, why, why_size);
-  if (status != TERRAIN_OK)
-    return status;
-  TerrainSmooth p;
-  terrain_smooth_defaults (&p);
-  p.method = (TerrainSmoothMethod) v[METHOD].number;
-  p.iterations = (int) v[ITERATIONS].number;
-  p.k = v[K].number;
-  p.kernel = (TerrainKernel) v[KERNEL].number;
-  if (p.method == TERRAIN_SMOOTH_MATRIX && p.kernel == TERRAIN_KERNEL_CUSTOM)
-    terrain_kernel_parse (v[CUSTOM_KERNEL].text, p.custom, &p.custom_size);
-  return terrain_smooth (&p, heights, width, height, progress);
-}
-
 static const TerrainArgCondition conditions[] = {
-  { "k", "method", "fir" },
-  { "kernel", "method", "matrix" },
-  { "custom-kernel", "kernel", "custom" },
-  { NULL, NULL, NULL }
+  TERRAIN_WHEN ("k", "method", "fir"),
+  TERRAIN_WHEN ("kernel", "method", "matrix"),
+  TERRAIN_WHEN ("custom-kernel", "kernel", "custom"),
+  TERRAIN_CONDITIONS_END
 };
 
 const TerrainProcedureInfo terrain_procedure_smooth = {
@@ -102,7 +87,7 @@ const TerrainProcedureInfo terrain_procedure_smooth = {
              "refused. The selection is honoured."),
   .kind = TERRAIN_FILTER,
   .args = args,
-  .render = render,
   .conditions = conditions,
-  .check = check
+  TERRAIN_CORE_FIELDS (TerrainSmooth),
+  .adjust = adjust
 };

@@ -3,7 +3,7 @@
 
 #include "thermal-erosion.h"
 
-enum { ITERATIONS, TALUS, STRENGTH, NEIGHBOURHOOD };
+TERRAIN_CORE (TerrainThermalErosion, terrain_thermal_erosion_defaults, terrain_thermal_erosion)
 
 static const TerrainChoiceItem neighbourhoods[] = {
   { "4", N_("4 neighbours"), N_("Material slides along the axes only") },
@@ -13,36 +13,22 @@ static const TerrainChoiceItem neighbourhoods[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_INT ("iterations", N_("Iterations"),
-               N_("How many times every slope is relaxed (1 to 10000)"),
-               1, TERRAIN_THERMAL_MAX_ITERATIONS, 50),
+  TERRAIN_INT ("iterations", N_("Iterations"), N_("How many times every slope is relaxed"), 1,
+               TERRAIN_THERMAL_MAX_ITERATIONS, TerrainThermalErosion, iterations),
   TERRAIN_DOUBLE ("talus", N_("Talus slope"),
                   N_("The steepest slope that stays, in layer heights per pixel: 1 is the "
                      "layer's full range per pixel, 0.01 a climb over the full range in 100 "
-                     "pixels; steeper slopes slump (0 to 1)"),
-                  0.0, 1.0, 0.01),
+                     "pixels; steeper slopes slump"),
+                  0.0, 1.0, TerrainThermalErosion, talus),
   TERRAIN_DOUBLE ("strength", N_("Strength"),
                   N_("Share of a slope's excess over the talus moved per iteration: 1 settles "
-                     "a lone steep pair in one step, 0 changes nothing (0 to 1)"),
-                  0.0, 1.0, 0.5),
+                     "a lone steep pair in one step, 0 changes nothing"),
+                  0.0, 1.0, TerrainThermalErosion, strength),
   TERRAIN_CHOICE ("neighbourhood", N_("Neighbourhood"),
-                  N_("Neighbours material slides to: \"4\" or \"8\""), neighbourhoods, "8"),
+                  N_("Neighbours material slides to: \"4\" or \"8\""), neighbourhoods,
+                  TerrainThermalErosion, neighbourhood),
   TERRAIN_ARGS_END
 };
-
-static TerrainStatus
-render (const TerrainArgValue *v, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
-{
-  (void) why, (void) why_size;
-  TerrainThermalErosion p;
-  terrain_thermal_erosion_defaults (&p);
-  p.iterations = (int) v[ITERATIONS].number;
-  p.talus = v[TALUS].number;
-  p.strength = v[STRENGTH].number;
-  p.neighbourhood = (TerrainNeighbourhood) v[NEIGHBOURHOOD].number;
-  return terrain_thermal_erosion (&p, heights, width, height, progress);
-}
 
 const TerrainProcedureInfo terrain_procedure_thermal_erosion = {
   .name = "plug-in-terrain-thermal-erosion",
@@ -60,5 +46,5 @@ const TerrainProcedureInfo terrain_procedure_thermal_erosion = {
              "steeper than the talus. The selection is honoured."),
   .kind = TERRAIN_FILTER,
   .args = args,
-  .render = render
+  TERRAIN_CORE_FIELDS (TerrainThermalErosion)
 };

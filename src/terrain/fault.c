@@ -159,7 +159,7 @@ void
 terrain_fault_defaults (TerrainFault *params)
 {
   params->seed = 0;
-  params->iterations = 1000;
+  params->iterations = 400;
   params->profile = TERRAIN_FAULT_STEP;
   params->wave_size = 3.0;
   params->displacement_start = 1.0;

@@ -48,7 +48,7 @@ typedef enum
 typedef struct
 {
   uint32_t            seed;
-  int                 iterations;         /* 1..TERRAIN_DISPLACEMENT_MAX_ITERATIONS; default 1000 */
+  int                 iterations;         /* 1..TERRAIN_DISPLACEMENT_MAX_ITERATIONS; default 400 */
   TerrainFaultProfile profile;            /* default TERRAIN_FAULT_STEP */
   double              wave_size;          /* pixels, (0, TERRAIN_MAX_SIDE]; SINE, COSINE; default 3 */
   double              displacement_start; /* [0, TERRAIN_DISPLACEMENT_MAX]; default 1.0 */

@@ -60,7 +60,7 @@ terrain_parallel_for (int count, TerrainTask task, void *task_user)
  * rows before it). */
 #define STRIPS_PER_THREAD 1
 /* With several strips a batch is this many times report_rows rows of each strip: the
- * threads meet at the end of every batch, which costs some 20 microseconds. */
+ * threads meet at the end of every batch, which costs as much as a few rows. */
 #define BATCH_GROWTH 8
 
 static size_t cells_per_strip = TERRAIN_CELLS_PER_STRIP;

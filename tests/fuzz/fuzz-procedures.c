@@ -40,7 +40,7 @@ check_tables (void)
   for (int i = 0; terrain_procedures[i]; i++)
     {
       const TerrainProcedureInfo *info = terrain_procedures[i];
-      FUZZ_CHECK (info->name && info->render);
+      FUZZ_CHECK (info->name && info->render && info->defaults && info->params_size > 0);
       FUZZ_CHECK (terrain_procedure_find (info->name) == info);
       const int n = terrain_arg_count (info);
       FUZZ_CHECK (n <= MAX_ARGS);
@@ -50,11 +50,12 @@ check_tables (void)
           FUZZ_CHECK (terrain_arg_index (info, arg->name) == a);
           if (arg->type == TERRAIN_ARG_INT || arg->type == TERRAIN_ARG_DOUBLE ||
               arg->type == TERRAIN_ARG_BOOLEAN)
-            FUZZ_CHECK (arg->min <= arg->value && arg->value <= arg->max);
+            FUZZ_CHECK (arg->min <= terrain_arg_default (info, arg).number &&
+                        terrain_arg_default (info, arg).number <= arg->max);
           if (arg->type == TERRAIN_ARG_CHOICE)
-            FUZZ_CHECK (arg->items && terrain_choice_id (arg, arg->text) >= 0);
+            FUZZ_CHECK (arg->items && terrain_choice_id (arg, terrain_arg_default (info, arg).text) >= 0);
           if (arg->type == TERRAIN_ARG_STRING)
-            FUZZ_CHECK (arg->text != NULL);
+            FUZZ_CHECK (terrain_arg_default (info, arg).text != NULL);
         }
     }
 }
@@ -84,21 +85,22 @@ item_count (const TerrainArg *arg)
 static int
 is_count (const TerrainArg *arg)
 {
-  return arg->type == TERRAIN_ARG_INT && arg->min >= 0.0 && strcmp (arg->name, "seed") != 0;
+  return arg->type == TERRAIN_ARG_INT && arg->min >= 0.0 && ! arg->is_seed;
 }
 
 /* A value of an INT or DOUBLE argument within [min, max]. Outside heavy executions a
  * count stays within 2^16 / pixels of its minimum, so that an execution costs at most a
  * few ms. */
 static double
-arg_number (FuzzInput *in, const TerrainArg *arg, int heavy, size_t pixels)
+arg_number (FuzzInput *in, const TerrainProcedureInfo *info, const TerrainArg *arg, int heavy,
+            size_t pixels)
 {
   const double lo = arg->min, hi = arg->max;
   const uint8_t sel = fuzz_u8 (in);
   double v;
   switch (sel % 10)
     {
-    case 0: v = arg->value; break;
+    case 0: v = terrain_arg_default (info, arg).number; break;
     case 1: v = lo; break;
     case 2: v = hi; break;
     case 3: v = arg->type == TERRAIN_ARG_INT ? lo + 1 : nextafter (lo, INFINITY); break;
@@ -139,7 +141,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       switch (arg->type)
         {
         case TERRAIN_ARG_INT:
-        case TERRAIN_ARG_DOUBLE: values[a].number = arg_number (&in, arg, heavy, sz.n); break;
+        case TERRAIN_ARG_DOUBLE: values[a].number = arg_number (&in, info, arg, heavy, sz.n); break;
         case TERRAIN_ARG_BOOLEAN: values[a].number = fuzz_u8 (&in) & 1; break;
         case TERRAIN_ARG_CHOICE: values[a].number = fuzz_u8 (&in) % item_count (arg); break;
         case TERRAIN_ARG_STRING:
@@ -184,7 +186,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   FuzzProgress prog;
   fuzz_progress_start (&prog, cancel_after);
   const TerrainProgress progress = { fuzz_report, &prog };
-  const TerrainStatus status = info->render (values, heights, sz.w, sz.h, &progress,
+  const TerrainStatus status = terrain_procedure_render (info, values, heights, sz.w, sz.h, &progress,
                                              why, sizeof why);
 
   FUZZ_CHECK (memchr (why, '\0', sizeof why) != NULL);
@@ -205,8 +207,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         {
           float *sub = fuzz_alloc_floats ((size_t) w2 * h2);
           fuzz_progress_start (&prog, 1u << 20);
-          const TerrainStatus sub_status = info->render_rect (values, sub, x0, y0, w2, h2,
-                                                              &progress, why, sizeof why);
+          const TerrainStatus sub_status =
+            terrain_procedure_render_rect (info, values, sub, x0, y0, w2, h2, &progress, why,
+                                           sizeof why);
           FUZZ_CHECK (sub_status == TERRAIN_OK || sub_status == TERRAIN_CANCELLED);
           if (sub_status == TERRAIN_OK)
             for (int y = 0; y < h2; y++)

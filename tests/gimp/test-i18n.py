@@ -57,6 +57,17 @@ def read_po(path):
 german = read_po(os.path.join(po_dir, "de.po"))
 checks.check(len(german) > 100, "po/de.po: only %d translations read" % len(german))
 
+
+def to_german(text):
+    """What po/de.po makes of an English string, or None: a msgid, or an argument's blurb
+    with its range added ("… (1 to 100000)", terrain_arg_blurb)."""
+    if text in german:
+        return german[text]
+    m = re.match(r"^(.*) \((-?[\d.e+-]+) to (-?[\d.e+-]+)\)$", text, re.S)
+    if m and m.group(1) in german and "%s (%s)" in german and "%s to %s" in german:
+        return german["%s (%s)"] % (german[m.group(1)], german["%s to %s"] % (m.group(2), m.group(3)))
+    return None
+
 # The procedures of the descriptor table, as the reference generator lists them.
 names = re.findall(r"^### (plug-in-terrain-[\w-]+):", subprocess.run(
     [docs], check=True, capture_output=True, text=True).stdout, re.M)
@@ -119,9 +130,10 @@ for name in names:
     en, de = list(strings(english[name])), list(strings(deutsch[name]))
     checks.check(len(en) == len(de), "%s: %d strings in English, %d in German" % (name, len(en), len(de)))
     for (where, text), (_, translated) in zip(en, de):
-        if checks.check(text in german, "%s %s: no German translation in po/de.po for %r" % (name, where, text)):
-            checks.check(translated == german[text], "%s %s: German session shows %r, want %r"
-                         % (name, where, translated, german[text]))
+        want = to_german(text)
+        if checks.check(want is not None, "%s %s: no German translation in po/de.po for %r" % (name, where, text)):
+            checks.check(translated == want, "%s %s: German session shows %r, want %r"
+                         % (name, where, translated, want))
 
 # Known German words, so the comparison above cannot pass with English on both sides.
 smooth = deutsch.get("plug-in-terrain-smooth", {})
@@ -160,7 +172,7 @@ if modules:
             if arg["name"] == "non-destructive":
                 continue
             prop = props.get(arg["name"], {})
-            checks.check(prop.get("nick") == german.get(arg["nick"]) and prop.get("blurb") == german.get(arg["blurb"]),
+            checks.check(prop.get("nick") == german.get(arg["nick"]) and prop.get("blurb") == to_german(arg["blurb"]),
                          "terrain:%s %s: German nick/blurb %r/%r" % (name[16:], arg["name"], prop.get("nick"),
                                                                        prop.get("blurb")))
             checks.check(prop.get("choices") == [german.get(label) for _, label, _ in arg["choices"]],

@@ -123,7 +123,8 @@ render (const TerrainProcedureInfo *info, const TerrainArgValue *values, float *
   char why[256] = "";
   fill_input (map, width, height);
   terrain_use_threads (threads);
-  TerrainStatus status = info->render (values, map, width, height, NULL, why, sizeof why);
+  TerrainStatus status = terrain_procedure_render (info, values, map, width, height, NULL, why,
+                                                   sizeof why);
   terrain_use_threads (1);
   return status;
 }
@@ -160,12 +161,14 @@ compare_threads (const TerrainProcedureInfo *info, const char *settings, float *
       const int w = 333, h = 211;
       char      why[256];
       terrain_use_threads (1);
-      CHECK (info->render_rect (values, one, -50, 1234, w, h, NULL, why, sizeof why)
+      CHECK (terrain_procedure_render_rect (info, values, one, -50, 1234, w, h, NULL, why,
+                                            sizeof why)
                == TERRAIN_OK, "%s: render_rect failed", info->name);
       for (size_t t = 0; t < sizeof compared / sizeof compared[0]; t++)
         {
           terrain_use_threads (compared[t]);
-          CHECK (info->render_rect (values, many, -50, 1234, w, h, NULL, why, sizeof why)
+          CHECK (terrain_procedure_render_rect (info, values, many, -50, 1234, w, h, NULL, why,
+                                                sizeof why)
                      == TERRAIN_OK &&
                    memcmp (one, many, (size_t) w * h * sizeof (float)) == 0,
                  "%s [%s] rectangle: %d threads differ", info->name, settings, compared[t]);
@@ -336,7 +339,8 @@ cancel_with_two_threads (const TerrainProcedureInfo *info, const char *settings,
   fill_input (map, w, h);
   terrain_use_threads (2);
   log.last_time = seconds ();
-  const TerrainStatus status = info->render (values, map, w, h, &progress, why, sizeof why);
+  const TerrainStatus status = terrain_procedure_render (info, values, map, w, h, &progress, why,
+                                                             sizeof why);
   /* A request just after a report waits the longest gap, then the return. */
   const double        latency = log.longest_gap + (seconds () - log.cancelled_time);
   terrain_use_threads (1);
@@ -419,7 +423,8 @@ test_cancel_promptly (void)
       CancelLog       log = { 0.3, 0, 0, -1.0, 0.0, 0.0, 0.0 };
       TerrainProgress progress = { cancel_report, &log };
       terrain_use_threads (2);
-      const TerrainStatus status = info->render (values, map, n, n, &progress, why, sizeof why);
+      const TerrainStatus status = terrain_procedure_render (info, values, map, n, n, &progress,
+                                                                 why, sizeof why);
       terrain_use_threads (1);
       CHECK (status == TERRAIN_CANCELLED && log.last < 0.7,
              "[%s] cancel at 0.3 with 2 threads: %s, stopped at %g", settings[k],

@@ -8,22 +8,29 @@
 
 static const TerrainArg no_args[] = { TERRAIN_ARGS_END };
 
+/* No parameters: a core of nothing. */
+static void
+defaults (void *params)
+{
+  (void) params;
+}
+
 /* Positional like a generator's render_rect: the write path takes bands straight from it. */
 static TerrainStatus
-render_rect (const TerrainArgValue *values, float *out, int x, int y, int width, int height,
-             const TerrainProgress *progress, char *why, size_t why_size)
+render_rect (const void *params, float *out, int x, int y, int width, int height,
+             const TerrainProgress *progress)
 {
-  (void) values, (void) x, (void) y, (void) progress, (void) why, (void) why_size;
+  (void) params, (void) x, (void) y, (void) progress;
   for (size_t i = 0; i < (size_t) width * height; i++)
     out[i] = 0.5f;
   return TERRAIN_OK;
 }
 
 static TerrainStatus
-render (const TerrainArgValue *values, float *heights, int width, int height,
-        const TerrainProgress *progress, char *why, size_t why_size)
+render (const void *params, float *heights, int width, int height,
+        const TerrainProgress *progress)
 {
-  return render_rect (values, heights, 0, 0, width, height, progress, why, why_size);
+  return render_rect (params, heights, 0, 0, width, height, progress);
 }
 
 static const TerrainProcedureInfo transfer_floor = {
@@ -33,6 +40,8 @@ static const TerrainProcedureInfo transfer_floor = {
   .help = "Benchmark only: the cost of a terrain procedure without its terrain.",
   .kind = TERRAIN_GENERATOR,
   .args = no_args,
+  .params_size = 1,
+  .defaults = defaults,
   .render = render,
   .render_rect = render_rect
 };

@@ -1,0 +1,122 @@
+/* plug-in-terrain-river-erosion: descriptor. A filter: it reads the layer's heights (with
+ * uplift from the layer, its uplift map). */
+#include "procedure-info.h"
+
+#include "river-erosion.h"
+
+/* The core without maps, and with them: erosion and deposition scaled for a mask. */
+static TerrainStatus
+river_erosion (const TerrainRiverErosion *params, float *heights, int width, int height,
+               const TerrainProgress *progress)
+{
+  return terrain_river_erosion (params, heights, width, height, NULL, progress);
+}
+
+TERRAIN_CORE (TerrainRiverErosion, terrain_river_erosion_defaults, river_erosion)
+
+/* A map of amounts (>= 0) scaled so that its largest is 1, as a mask shows it best. */
+static void
+scale_to_largest (float *map, size_t n)
+{
+  float largest = 0.0f;
+  for (size_t i = 0; i < n; i++)
+    largest = map[i] > largest ? map[i] : largest;
+  for (size_t i = 0; largest > 0.0f && i < n; i++)
+    map[i] /= largest;
+}
+
+static TerrainStatus
+render_maps (const void *params, float *heights, int width, int height, float *const *maps,
+             const TerrainProgress *progress)
+{
+  TerrainRiverMaps wanted = { maps[0], maps[1], maps[2] };
+  TerrainStatus status = terrain_river_erosion (params, heights, width, height, &wanted,
+                                                progress);
+  if (status == TERRAIN_OK)
+    {
+      scale_to_largest (wanted.erosion, (size_t) width * height);
+      scale_to_largest (wanted.deposition, (size_t) width * height);
+    }
+  return status;
+}
+
+static const char *const map_names[] = { N_("Flow"), N_("Erosion"), N_("Deposition"), NULL };
+
+static const TerrainChoiceItem uplifts[] = {
+  { "none",  N_("None"),  N_("Erode the layer's current heights") },
+  { "layer", N_("Layer"), N_("The layer is the uplift map: paint where mountains rise, and "
+                             "they grow from flat ground with their rivers") },
+  { NULL, NULL, NULL }
+};
+
+static const TerrainChoiceItem edges[] = {
+  { "open", N_("Open"), N_("Water leaves at the layer's borders") },
+  { "wrap", N_("Wrap"), N_("Periodic in both directions: the result still tiles; water leaves "
+                           "where the height is at or below sea-level") },
+  { NULL, NULL, NULL }
+};
+
+static const TerrainArg args[] = {
+  TERRAIN_INT ("iterations", N_("Iterations"), N_("Time steps: more carve deeper valleys"), 1,
+               TERRAIN_RIVER_MAX_ITERATIONS, TerrainRiverErosion, iterations),
+  TERRAIN_DOUBLE ("erosion", N_("Erosion"),
+                  N_("Stream-power strength per step (K dt): how fast rivers cut down"), 0.0,
+                  TERRAIN_RIVER_MAX_EROSION, TerrainRiverErosion, erosion),
+  TERRAIN_DOUBLE ("area-exponent", N_("Area exponent"),
+                  N_("m: how much more a river cuts as it gathers water; with slope-exponent 1, "
+                     "the concavity of river profiles"),
+                  TERRAIN_RIVER_MIN_AREA_EXPONENT, TERRAIN_RIVER_MAX_AREA_EXPONENT,
+                  TerrainRiverErosion, area_exponent),
+  TERRAIN_DOUBLE ("slope-exponent", N_("Slope exponent"),
+                  N_("n: how much more a river cuts where it is steep"),
+                  TERRAIN_RIVER_MIN_SLOPE_EXPONENT, TERRAIN_RIVER_MAX_SLOPE_EXPONENT,
+                  TerrainRiverErosion, slope_exponent),
+  TERRAIN_DOUBLE ("diffusion", N_("Diffusion"),
+                  N_("Hillslope smoothing per step, in millionths of the layer's longer side "
+                     "squared"),
+                  0.0, TERRAIN_RIVER_MAX_DIFFUSION, TerrainRiverErosion, diffusion),
+  TERRAIN_CHOICE ("uplift", N_("Uplift"), N_("\"none\" or \"layer\""), uplifts,
+                  TerrainRiverErosion, uplift),
+  TERRAIN_CHOICE ("edges", N_("Edges"), N_("Where water leaves: \"open\" or \"wrap\""), edges,
+                  TerrainRiverErosion, edges),
+  TERRAIN_DOUBLE ("sea-level", N_("Sea level"),
+                  N_("Heights at or below it are sea: water leaves there"),
+                  TERRAIN_RIVER_MIN_SEA_LEVEL, TERRAIN_RIVER_MAX_SEA_LEVEL, TerrainRiverErosion,
+                  sea_level),
+  TERRAIN_BOOLEAN_ARG ("flow-layers", N_("Flow layers"),
+                       N_("Also add layers above the active one: Flow (drainage area, "
+                          "log-scaled), Erosion and Deposition (material removed and laid "
+                          "down, white where the most)"),
+                       0),
+  TERRAIN_ARGS_END
+};
+
+const TerrainProcedureInfo terrain_procedure_river_erosion = {
+  .name = "plug-in-terrain-river-erosion",
+  .menu_label = N_("River Erosion..."),
+  .blurb = N_("Carve river networks into the layer's heights by stream-power erosion"),
+  .help = N_("Landscape evolution by the stream power law, dh/dt = U - K A^m S^n + D "
+             "laplacian (h), solved with Braun and Willett's implicit O(n) method (2013): each "
+             "step routes water down the steepest of the 8 neighbours, sums the drainage area "
+             "A upstream, smooths hillslopes (diffusion, implicit), lifts the land (uplift "
+             "\"layer\") and lets rivers cut down, from the outlets upstream, in proportion to "
+             "erosion x A^m x slope^n. Depressions are filled once by priority-flood (Barnes, "
+             "Lehman and Mulla 2014), so every pixel drains to an outlet and rivers never flow "
+             "uphill. Lengths are measured in the layer's longer side and areas in its square, "
+             "so the same settings look alike at any size. Edges \"open\": water leaves at the "
+             "layer's borders, which stay as they are; \"wrap\": the layer is periodic and the "
+             "result tiles, water leaving where the height is at or below sea-level (else at "
+             "the lowest pixel). Uplift \"none\" erodes the layer's heights in their own units; "
+             "\"layer\" reads the layer as an uplift map (after Cordonnier et al. 2016): "
+             "mountains grow where it is bright, with their rivers, from flat ground, and the "
+             "result is stretched onto [0, 1]. With flow-layers, three layers come above the "
+             "active one, of its size and precision: Flow, the drainage area log-scaled to "
+             "[0, 1]; Erosion and Deposition, the material removed and laid down, scaled so "
+             "that the most is white. The selection is honoured."),
+  .kind = TERRAIN_FILTER,
+  .args = args,
+  TERRAIN_CORE_FIELDS (TerrainRiverErosion),
+  .maps_arg = "flow-layers",
+  .map_names = map_names,
+  .render_maps = render_maps
+};

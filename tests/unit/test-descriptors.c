@@ -1,0 +1,207 @@
+/* The descriptors against their cores (src/procedures against src/terrain), for every
+ * procedure of the table:
+ *  - defaults: the argument values a caller gets by default (terrain_arg_defaults), filled
+ *    into the core's parameters, give exactly the core's own _defaults(), field by field;
+ *    every default lies within its argument's range, and a choice's is one of its choices;
+ *  - ranges: every numeric argument at its minimum and at its maximum (the others at their
+ *    defaults) is accepted by the core: the render starts (it is cancelled at its first
+ *    progress report) instead of returning TERRAIN_ERROR_INVALID;
+ *  - bindings: every field lies inside the parameter struct, no two arguments share one;
+ *  - texts: no blurb states a range of its own ("(1 to 100000)"), since the range is added
+ *    from min and max (terrain_arg_blurb), which must say exactly that;
+ *  - conditions name existing arguments: a choice with some of its values, or a boolean.
+ */
+#include "check.h"
+#include "procedure-info.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGS 32
+#define W 23
+#define H 17
+
+/* The number field `arg` holds in params. */
+static double
+field_number (const TerrainArg *arg, const void *params)
+{
+  const char *field = (const char *) params + arg->offset;
+  int         i;
+  uint32_t    u;
+  double      d;
+  switch (arg->field)
+    {
+    case TERRAIN_FIELD_UINT32: memcpy (&u, field, sizeof u); return u;
+    case TERRAIN_FIELD_DOUBLE: memcpy (&d, field, sizeof d); return d;
+    default: memcpy (&i, field, sizeof i); return i;
+    }
+}
+
+static void
+test_defaults (const TerrainProcedureInfo *info)
+{
+  TerrainArgValue values[MAX_ARGS];
+  void           *core = malloc (info->params_size), *filled = malloc (info->params_size);
+  terrain_arg_defaults (info, values);
+  info->defaults (core);
+  terrain_procedure_fill (info, values, filled);
+  for (int i = 0; info->args[i].name; i++)
+    {
+      const TerrainArg *arg = &info->args[i];
+      if (arg->type == TERRAIN_ARG_CHOICE)
+        CHECK (values[i].number >= 0 && terrain_choice_id (arg, values[i].text) == values[i].number,
+               "%s %s: default %g / %s is no choice", info->name, arg->name, values[i].number,
+               values[i].text);
+      else if (arg->type != TERRAIN_ARG_STRING)
+        CHECK (values[i].number >= arg->min && values[i].number <= arg->max,
+               "%s %s: default %g outside [%g, %g]", info->name, arg->name, values[i].number,
+               arg->min, arg->max);
+      if (arg->field != TERRAIN_FIELD_NONE)
+        CHECK (field_number (arg, filled) == field_number (arg, core),
+               "%s %s: the default fills %g, the core's default is %g", info->name, arg->name,
+               field_number (arg, filled), field_number (arg, core));
+    }
+  free (core);
+  free (filled);
+}
+
+static void
+test_bindings (const TerrainProcedureInfo *info)
+{
+  for (int i = 0; info->args[i].name; i++)
+    {
+      const TerrainArg *arg = &info->args[i];
+      const size_t size = arg->field == TERRAIN_FIELD_DOUBLE ? sizeof (double) : sizeof (int);
+      if (arg->field == TERRAIN_FIELD_NONE)
+        continue;
+      CHECK (arg->offset + size <= info->params_size, "%s %s: field beyond the parameters",
+             info->name, arg->name);
+      for (int j = 0; j < i; j++)
+        CHECK (info->args[j].field == TERRAIN_FIELD_NONE || info->args[j].offset != arg->offset,
+               "%s: %s and %s fill the same field", info->name, info->args[j].name, arg->name);
+    }
+}
+
+static int
+cancel_at_once (void *user, double fraction)
+{
+  (void) user, (void) fraction;
+  return 1;
+}
+
+/* Renders on a small ramp (the filters' input) and cancels at the first report. */
+static TerrainStatus
+start_render (const TerrainProcedureInfo *info, const TerrainArgValue *values)
+{
+  float          *map = malloc (W * H * sizeof (float));
+  char            why[256] = "";
+  TerrainProgress progress = { cancel_at_once, NULL };
+  for (int p = 0; p < W * H; p++)
+    map[p] = (float) (p % W + p / W) / (W + H);
+  TerrainStatus status = terrain_procedure_render (info, values, map, W, H, &progress, why,
+                                                   sizeof why);
+  free (map);
+  return status;
+}
+
+static void
+test_ranges (const TerrainProcedureInfo *info)
+{
+  TerrainArgValue values[MAX_ARGS];
+  for (int i = 0; info->args[i].name; i++)
+    {
+      const TerrainArg *arg = &info->args[i];
+      if (arg->type != TERRAIN_ARG_INT && arg->type != TERRAIN_ARG_DOUBLE)
+        continue;
+      for (int end = 0; end < 2; end++)
+        {
+          terrain_arg_defaults (info, values);
+          values[i].number = end ? arg->max : arg->min;
+          const TerrainStatus status = start_render (info, values);
+          CHECK (status != TERRAIN_ERROR_INVALID, "%s %s = %g: the core refuses it", info->name,
+                 arg->name, values[i].number);
+        }
+    }
+}
+
+/* "(1 to 100000)", "(0 to 1)", "(-1073741824 to 1073741824)": a range typed in a blurb. */
+static int
+states_a_range (const char *text)
+{
+  for (const char *p = strchr (text, '('); p; p = strchr (p + 1, '('))
+    {
+      char  *end;
+      strtod (p + 1, &end);
+      if (end != p + 1 && strncmp (end, " to ", 4) == 0)
+        return 1;
+    }
+  return 0;
+}
+
+static void
+test_texts (const TerrainProcedureInfo *info)
+{
+  for (int i = 0; info->args[i].name; i++)
+    {
+      const TerrainArg *arg = &info->args[i];
+      char              blurb[1024], range[96], want[1200];
+      CHECK (! states_a_range (arg->blurb), "%s %s: its blurb states a range: %s", info->name,
+             arg->name, arg->blurb);
+      terrain_arg_blurb (arg, blurb, sizeof blurb);
+      terrain_arg_range (arg, range, sizeof range);
+      if (range[0])
+        snprintf (want, sizeof want, "%s (%s)", arg->blurb, range);
+      else
+        snprintf (want, sizeof want, "%s", arg->blurb);
+      CHECK (strcmp (blurb, want) == 0, "%s %s: blurb %s", info->name, arg->name, blurb);
+    }
+}
+
+static void
+test_conditions (const TerrainProcedureInfo *info)
+{
+  for (const TerrainArgCondition *c = info->conditions; c && c->arg; c++)
+    {
+      const int arg = terrain_arg_index (info, c->arg), on = terrain_arg_index (info, c->switch_arg);
+      CHECK (arg >= 0 && on >= 0, "%s: condition on %s by %s", info->name, c->arg, c->switch_arg);
+      if (arg < 0 || on < 0)
+        continue;
+      const TerrainArg *by = &info->args[on];
+      if (c->nicks == NULL)
+        {
+          CHECK (by->type == TERRAIN_ARG_BOOLEAN, "%s: %s is no boolean", info->name, by->name);
+          continue;
+        }
+      CHECK (by->type == TERRAIN_ARG_CHOICE, "%s: %s is no choice", info->name, by->name);
+      char nicks[256];
+      snprintf (nicks, sizeof nicks, "%s", c->nicks);
+      for (char *nick = strtok (nicks, " "); nick; nick = strtok (NULL, " "))
+        CHECK (terrain_choice_id (by, nick) >= 0, "%s: %s has no choice %s", info->name,
+               by->name, nick);
+    }
+  if (info->guide_arg)
+    {
+      const int guide = terrain_arg_index (info, info->guide_arg);
+      CHECK (guide >= 0 && info->args[guide].type == TERRAIN_ARG_BOOLEAN,
+             "%s: guide argument %s", info->name, info->guide_arg);
+    }
+}
+
+int
+main (void)
+{
+  CHECK (terrain_procedures[0] != NULL, "no procedures");
+  for (int p = 0; terrain_procedures[p]; p++)
+    {
+      const TerrainProcedureInfo *info = terrain_procedures[p];
+      CHECK (terrain_arg_count (info) < MAX_ARGS, "%s: too many arguments", info->name);
+      CHECK (info->render && info->defaults && info->params_size > 0, "%s: no core", info->name);
+      test_defaults (info);
+      test_bindings (info);
+      test_ranges (info);
+      test_texts (info);
+      test_conditions (info);
+    }
+  return CHECK_DONE ("descriptors");
+}
