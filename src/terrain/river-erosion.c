@@ -103,24 +103,64 @@ has_sea (const float *v, size_t n, float sea)
   return 0;
 }
 
-/* Uplift none: erode the layer in place, scaled down when its values are huge. */
+/* The power of two a map of uplift none is worked on times: 0, or below 0 when its values
+ * are huge. */
+static int
+scale_exponent_of (const float *heights, size_t n)
+{
+  float lo, hi;
+  terrain_min_max (heights, n, &lo, &hi);
+  int exponent;
+  frexp (fmax (fabs (lo), fabs (hi)), &exponent);
+  return exponent > MAX_EXPONENT ? MAX_EXPONENT - exponent : 0;
+}
+
+/* Scaling a huge map down rounds its tiny values (below about 2^-85 of FLT_MAX: to
+ * subnormals, or to 0), which then could not be told from the sea or from each other: a
+ * cell just above a sea level of 0 became +0, an outlet, and a cell that nothing changed
+ * came back lower than it was (found by fuzzing). So the scaled sea of the outlets is
+ * rounded down and a value keeps its side of it (at or below the sea: at most the scaled
+ * sea; above: at least the float above it), which keeps the order of any two values (or
+ * makes them equal); the floor of the incision is the scaled sea rounded up (never below
+ * the sea once scaled back); and the run's end gives every cell that the run left as it
+ * was its value from the input. */
+static float
+scaled_sea (float sea, int exponent, int up)
+{
+  float s = (float) ldexp (sea, exponent);
+  if (! up && ldexp (s, -exponent) > sea)
+    s = nextafterf (s, -INFINITY);
+  if (up && ldexp (s, -exponent) < sea)
+    s = nextafterf (s, INFINITY);
+  return s;
+}
+
+static float
+scaled_height (float v, float sea, float scaled_sea_level, int exponent)
+{
+  float s = (float) ldexp (v, exponent);
+  if (v <= sea && s > scaled_sea_level)
+    s = scaled_sea_level;
+  else if (v > sea && s <= scaled_sea_level)
+    s = river_float_above (scaled_sea_level);
+  return s;
+}
+
+/* Uplift none: erode the layer in place, scaled down (r->scale_exponent) when its values
+ * are huge. The outlets are read from the input, before scaling rounds it. */
 static void
 start_from_heights (RiverRun *r, float *heights)
 {
-  RiverGrid *g = &r->g;
-  float lo, hi;
-  terrain_min_max (heights, g->cells, &lo, &hi);
-  int exponent;
-  frexp (fmax (fabs (lo), fabs (hi)), &exponent);
-  r->scale_exponent = exponent > MAX_EXPONENT ? MAX_EXPONENT - exponent : 0;
+  RiverGrid  *g = &r->g;
+  const float sea = (float) r->p->sea_level;
   g->h = heights;
+  g->lowest = g->wrap && ! has_sea (heights, g->cells, sea) ? lowest_cell (heights, g->cells) : -1;
+  g->sea = scaled_sea (sea, r->scale_exponent, 0);
   if (r->scale_exponent)
     for (size_t i = 0; i < g->cells; i++)
-      g->h[i] = (float) ldexp (g->h[i], r->scale_exponent);
-  g->sea = (float) ldexp (r->p->sea_level, r->scale_exponent);
+      g->h[i] = scaled_height (g->h[i], sea, g->sea, r->scale_exponent);
   g->outlet_fixed = 0;
-  g->lowest = g->wrap && ! has_sea (g->h, g->cells, g->sea) ? lowest_cell (g->h, g->cells) : -1;
-  r->floor = g->sea;
+  r->floor = scaled_sea (sea, r->scale_exponent, 1);
   r->uplift = NULL;
 }
 
@@ -192,9 +232,10 @@ normalise (RiverRun *r)
 }
 
 /* Makes sure the result drains (it does after every step: a safety net), then the
- * normalisation or the scale back, and the flow map. */
+ * normalisation or the scale back (`original`: the input of a scaled map), and the flow
+ * map. */
 static TerrainStatus
-finish (RiverRun *r, float *heights, TerrainRiverMaps *maps)
+finish (RiverRun *r, float *heights, TerrainRiverMaps *maps, const float *original)
 {
   RiverGrid *g = &r->g;
   if (river_count_pits (g) > 0)
@@ -213,7 +254,16 @@ finish (RiverRun *r, float *heights, TerrainRiverMaps *maps)
     }
   else if (r->scale_exponent)
     {
-      scale_map (heights, g->cells, ldexp (1.0, -r->scale_exponent));
+      /* A cell the run left as it was gets its input back (see scaled_height). */
+      const float sea = (float) r->p->sea_level;
+      const double factor = ldexp (1.0, -r->scale_exponent);
+      for (size_t i = 0; i < g->cells; i++)
+        {
+          const double v = heights[i] * factor;
+          heights[i] = heights[i] == scaled_height (original[i], sea, g->sea, r->scale_exponent)
+                         ? original[i]
+                         : (float) (v > FLT_MAX ? FLT_MAX : v < -FLT_MAX ? -FLT_MAX : v);
+        }
       scale_map (r->eroded, g->cells, ldexp (1.0, -r->scale_exponent));
       scale_map (r->deposited, g->cells, ldexp (1.0, -r->scale_exponent));
     }
@@ -237,8 +287,10 @@ terrain_river_erosion_defaults (TerrainRiverErosion *params)
   params->sea_level = 0.0;
 }
 
+/* Sets the run up; *original is a copy of the input when a map of uplift none is worked
+ * on scaled (NULL otherwise: the caller frees it). */
 static TerrainStatus
-prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps)
+prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps, float **original)
 {
   RiverGrid *g = &r->g;
   const int  with_uplift = r->p->uplift == TERRAIN_RIVER_UPLIFT_LAYER;
@@ -247,6 +299,15 @@ prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps)
     {
       const double side = g->width > g->height ? g->width : g->height;
       status = river_diffusion_init (&r->diffusion, g, r->p->diffusion * 1e-6 * side * side);
+    }
+  r->scale_exponent = with_uplift ? 0 : scale_exponent_of (heights, g->cells);
+  if (status == TERRAIN_OK && r->scale_exponent)
+    {
+      *original = malloc (g->cells * sizeof (float));
+      if (*original == NULL)
+        status = TERRAIN_ERROR_NO_MEMORY;
+      else
+        memcpy (*original, heights, g->cells * sizeof (float));
     }
   if (status != TERRAIN_OK)
     return status;
@@ -279,11 +340,12 @@ terrain_river_erosion (const TerrainRiverErosion *params, float *heights, int wi
     return TERRAIN_ERROR_INVALID;
 
   RiverRun r = { 0 };
+  float   *original = NULL;
   r.p = params;
   r.progress = progress;
   river_grid_init (&r.g, width, height, params->edges == TERRAIN_RIVER_EDGES_WRAP);
   r.g.strips = terrain_parallel_strips (height, r.g.cells * RIVER_WORK_PER_CELL);
-  status = prepare (&r, heights, maps);
+  status = prepare (&r, heights, maps, &original);
   if (status == TERRAIN_OK)
     status = river_find_receivers (&r.g, progress, 0.0, 0.0);
   if (status == TERRAIN_OK)
@@ -291,10 +353,11 @@ terrain_river_erosion (const TerrainRiverErosion *params, float *heights, int wi
   for (int step = 0; step < params->iterations && status == TERRAIN_OK; step++)
     status = river_step (&r, step);
   if (status == TERRAIN_OK)
-    status = finish (&r, heights, maps);
+    status = finish (&r, heights, maps, original);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
     status = TERRAIN_CANCELLED;
   river_diffusion_free (&r.diffusion);
   free (r.block);
+  free (original);
   return status;
 }
