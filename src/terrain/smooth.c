@@ -1,5 +1,7 @@
 #include "smooth.h"
 
+#include "terrain-common.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -166,7 +168,7 @@ static TerrainStatus
 iterate_rows (float *data, int width, int height, int radius, int iterations, RowUpdate update,
               const void *params, size_t scratch_size, const TerrainProgress *progress)
 {
-  const int   strips = terrain_parallel_strips (height, (size_t) width * height);
+  const int   strips = terrain_map_strips (height, width);
   StripFilter f = { data, calloc ((size_t) strips, sizeof (OldRows)),
                     malloc (((size_t) strips * scratch_size + 1) * sizeof (double)),
                     scratch_size, update, params };

@@ -13,6 +13,7 @@
 #include "heightmap.h"
 #include "random.h"
 #include "river-erosion.h"
+#include "terrain-common.h"
 #include "timing.h"
 
 #include <float.h>

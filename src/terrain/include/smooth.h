@@ -26,7 +26,7 @@
 #ifndef TERRAIN_SMOOTH_H
 #define TERRAIN_SMOOTH_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 typedef enum
 {
