@@ -89,18 +89,20 @@ half_from_float (float f)
   return (guint16) (sign | h);
 }
 
-/* The step of an integer type nearest to v (clamped to [0, 1]) times its maximum. */
+/* The step of an integer type nearest to v (clamped to [0, 1]; NaN: 0) times its maximum. */
 static inline double
 quantise (double v, double max)
 {
   const double s = v * max + 0.5;
-  return s <= 0.0 ? 0.0 : s >= max ? max : floor (s);
+  return ! (s > 0.0) ? 0.0 : s >= max ? max : floor (s);
 }
 
+/* v within +-limit; NaN (which callers never pass) gives 0, so nothing non-finite is
+ * ever stored. */
 static inline double
 clamp (double v, double limit)
 {
-  return v < -limit ? -limit : v > limit ? limit : v;
+  return v < -limit ? -limit : v > limit ? limit : v == v ? v : 0.0;
 }
 
 /* ---- Runs of pixels, one loop per sample type ---- */
@@ -133,10 +135,19 @@ encode (const TerrainPixelCodec *c, const float *heights, void *pixels, gsize n)
     case TERRAIN_SAMPLE_U8:    ENCODE (guint8, (guint8) quantise (s, 255.0), 255); break;
     case TERRAIN_SAMPLE_U16:   ENCODE (guint16, (guint16) quantise (s, 65535.0), 65535); break;
     case TERRAIN_SAMPLE_U32:   ENCODE (guint32, (guint32) quantise (s, 4294967295.0), G_MAXUINT32); break;
-    case TERRAIN_SAMPLE_HALF:  ENCODE (guint16, half_from_float ((float) clamp (s, HALF_MAX)), 0x3c00); break;
-    case TERRAIN_SAMPLE_FLOAT: ENCODE (float, (float) clamp (s, FLT_MAX), 1.0f); break;
-    case TERRAIN_SAMPLE_DOUBLE: ENCODE (double, clamp (s, FLT_MAX), 1.0); break;
+    case TERRAIN_SAMPLE_HALF:  ENCODE (guint16, half_from_float ((float) clamp (s, c->limit)), 0x3c00); break;
+    case TERRAIN_SAMPLE_FLOAT: ENCODE (float, (float) clamp (s, c->limit), 1.0f); break;
+    case TERRAIN_SAMPLE_DOUBLE: ENCODE (double, clamp (s, c->limit), 1.0); break;
     }
+}
+
+/* A height as a float: finite values beyond float range (a double layer's) become the
+ * largest float of their sign; NaN and infinities stay what they are, for the caller to
+ * refuse. */
+static inline float
+float_height (double h)
+{
+  return h > FLT_MAX && h < INFINITY ? FLT_MAX : h < -FLT_MAX && h > -INFINITY ? -FLT_MAX : (float) h;
 }
 
 /* A pixel's height from its colour samples r (and g, b for RGB) as stored. */
@@ -144,11 +155,12 @@ static inline float
 height_of (const TerrainPixelCodec *c, double r, double g, double b)
 {
   if (c->colours == 1 || (r == g && g == b))
-    return (float) (c->curve == TERRAIN_CURVE_NONE ? r
-                                                   : space_from_linear (c, stored_to_linear (c, r)));
-  return (float) space_from_linear (c, c->luminance[0] * stored_to_linear (c, r) +
-                                         c->luminance[1] * stored_to_linear (c, g) +
-                                         c->luminance[2] * stored_to_linear (c, b));
+    return float_height (c->curve == TERRAIN_CURVE_NONE
+                           ? r
+                           : space_from_linear (c, stored_to_linear (c, r)));
+  return float_height (space_from_linear (c, c->luminance[0] * stored_to_linear (c, r) +
+                                               c->luminance[1] * stored_to_linear (c, g) +
+                                               c->luminance[2] * stored_to_linear (c, b)));
 }
 
 /* heights[i] from pixel i, each sample read as LOAD (x) of its T. */
@@ -165,6 +177,9 @@ height_of (const TerrainPixelCodec *c, double r, double g, double b)
 #define U32(x)  ((x) / 4294967295.0)
 #define HALF(x) ((double) half_to_float (x))
 #define AS_IS(x) ((double) (x))
+/* Finite doubles beyond float range as the largest float: no curve then overflows. */
+#define WITHIN_FLOAT(x) \
+  ((x) > FLT_MAX && (x) < INFINITY ? FLT_MAX : (x) < -FLT_MAX && (x) > -INFINITY ? -FLT_MAX : (x))
 
 static void
 decode (const TerrainPixelCodec *c, const void *pixels, float *heights, gsize n)
@@ -176,7 +191,7 @@ decode (const TerrainPixelCodec *c, const void *pixels, float *heights, gsize n)
     case TERRAIN_SAMPLE_U32:    DECODE (guint32, U32); break;
     case TERRAIN_SAMPLE_HALF:   DECODE (guint16, HALF); break;
     case TERRAIN_SAMPLE_FLOAT:  DECODE (float, AS_IS); break;
-    case TERRAIN_SAMPLE_DOUBLE: DECODE (double, AS_IS); break;
+    case TERRAIN_SAMPLE_DOUBLE: DECODE (double, WITHIN_FLOAT); break;
     }
 }
 
@@ -253,6 +268,32 @@ recognise_space_curve (const Babl *format, gboolean *srgb)
   return identity || srgb_curve;
 }
 
+/* The largest stored magnitude GIMP can mix (see limit in pixel-codec.h): half of float's
+ * range in linear light, which the sRGB curve reaches from about 9e15. */
+static double
+mixable_limit (const TerrainPixelCodec *c)
+{
+  const gboolean stored_linear = c->curve == TERRAIN_CURVE_LINEAR ||
+                                 (c->curve == TERRAIN_CURVE_NONE && ! c->srgb_space);
+  switch (c->type)
+    {
+    case TERRAIN_SAMPLE_HALF:
+      return HALF_MAX;
+    case TERRAIN_SAMPLE_FLOAT:
+    case TERRAIN_SAMPLE_DOUBLE:
+      if (c->curve == TERRAIN_CURVE_BABL)
+        return HALF_MAX; /* an unknown curve: the range babl_decode reads */
+      {
+        /* A float, so that a float layer holds the limit itself. */
+        const double limit = stored_linear ? FLT_MAX / 2 : srgb_from_linear (FLT_MAX / 2);
+        const float  f = (float) limit;
+        return f > limit ? nextafterf (f, 0.0f) : f;
+      }
+    default:
+      return 1.0;
+    }
+}
+
 gboolean
 terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec)
 {
@@ -275,6 +316,7 @@ terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec)
     codec->curve = TERRAIN_CURVE_NONE; /* "~" is the space's own curve */
   else if (codec->curve == TERRAIN_CURVE_LINEAR && ! codec->srgb_space)
     codec->curve = TERRAIN_CURVE_NONE; /* a linear space stores heights as they are */
+  codec->limit = mixable_limit (codec);
   return TRUE;
 }
 
@@ -289,18 +331,80 @@ terrain_pixel_codec_format (const Babl *format)
 
 /* ---- Runs of pixels ---- */
 
+/* Every sample of n pixels (of a half, float or double type) within +-limit, NaN as 0:
+ * what babl's curves may overflow from, or what they overflowed to. */
+static void
+limit_samples (const TerrainPixelCodec *c, void *pixels, gsize n, double limit)
+{
+  const gsize count = n * c->components;
+  for (gsize i = 0; i < count; i++)
+    switch (c->type)
+      {
+      case TERRAIN_SAMPLE_HALF:
+        {
+          guint16   *h = (guint16 *) pixels + i;
+          const float v = half_to_float (*h);
+          if (fabs (v) > limit || v != v)
+            *h = half_from_float ((float) clamp (v, MIN (limit, HALF_MAX)));
+          break;
+        }
+      case TERRAIN_SAMPLE_FLOAT:
+        {
+          float *f = (float *) pixels + i;
+          *f = (float) clamp (*f, limit);
+          break;
+        }
+      case TERRAIN_SAMPLE_DOUBLE:
+        {
+          double *d = (double *) pixels + i;
+          *d = clamp (*d, limit);
+          break;
+        }
+      default:
+        return; /* integer samples are always in range */
+      }
+}
+
+/* Through babl: samples beyond the half range read as its ends (a curve of babl's could
+ * take them beyond float range); NaN and infinities as they are. */
+static void
+babl_decode (const TerrainPixelCodec *codec, const void *pixels, float *heights, gsize n)
+{
+  if (codec->type < TERRAIN_SAMPLE_HALF)
+    {
+      babl_process (codec->from_format, pixels, heights, (long) n);
+      return;
+    }
+  const gsize bytes = n * codec->components * codec->sample_bytes;
+  void       *limited = g_memdup2 (pixels, bytes);
+  limit_samples (codec, limited, n, HALF_MAX);
+  babl_process (codec->from_format, limited, heights, (long) n);
+  /* A non-finite sample stays so: the caller refuses it, never a stand-in. */
+  for (gsize i = 0; i < n; i++)
+    for (int k = 0; k < codec->colours; k++)
+      {
+        const gsize s = i * codec->components + k;
+        const double v = codec->type == TERRAIN_SAMPLE_HALF ? half_to_float (((const guint16 *) pixels)[s])
+                       : codec->type == TERRAIN_SAMPLE_FLOAT ? ((const float *) pixels)[s]
+                                                             : ((const double *) pixels)[s];
+        if (! isfinite (v))
+          heights[i] = (float) v;
+      }
+  g_free (limited);
+}
+
 void
 terrain_pixels_to_heights (const TerrainPixelCodec *codec, const void *pixels, float *heights,
                            gsize n)
 {
   if (codec->curve == TERRAIN_CURVE_BABL)
-    babl_process (codec->from_format, pixels, heights, (long) n);
+    babl_decode (codec, pixels, heights, n);
   else
     decode (codec, pixels, heights, n);
 }
 
-/* The colours through babl from "Y' float" (heights clamped to the half range, so that no
- * type overflows; babl makes alpha opaque). */
+/* The colours through babl from "Y' float" (heights clamped to the half range, and what
+ * babl's curve made of them to the type's finite range; babl makes alpha opaque). */
 static void
 babl_encode (const TerrainPixelCodec *codec, const float *heights, void *pixels, gsize n)
 {
@@ -308,7 +412,35 @@ babl_encode (const TerrainPixelCodec *codec, const float *heights, void *pixels,
   for (gsize i = 0; i < n; i++)
     clamped[i] = (float) clamp (heights[i], HALF_MAX);
   babl_process (codec->to_format, clamped, pixels, (long) n);
+  limit_samples (codec, pixels, n, codec->limit);
   g_free (clamped);
+}
+
+gsize
+terrain_pixels_count_unmixable (const TerrainPixelCodec *codec, const void *pixels,
+                                const float *coverage, gsize n, gsize *first)
+{
+  gsize count = 0;
+  if (codec->type < TERRAIN_SAMPLE_HALF)
+    return 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      if (! (coverage[i] > 0.0f))
+        continue;
+      gboolean mixable = TRUE;
+      for (int k = 0; k < codec->colours; k++)
+        {
+          const gsize  at = i * codec->components + k;
+          const double v = codec->type == TERRAIN_SAMPLE_HALF
+                             ? half_to_float (((const guint16 *) pixels)[at])
+                             : codec->type == TERRAIN_SAMPLE_FLOAT ? ((const float *) pixels)[at]
+                                                                   : ((const double *) pixels)[at];
+          mixable &= fabs (v) <= codec->limit; /* false for NaN too */
+        }
+      if (! mixable && count++ == 0)
+        *first = i;
+    }
+  return count;
 }
 
 /* Pixels whose height is the one `original` holds take its bytes; the others its alpha. */
@@ -327,7 +459,7 @@ keep_unchanged (const TerrainPixelCodec *codec, const float *heights, const guch
         {
           const guchar *from = original + (start + i) * pixel_bytes;
           guchar       *to = pixels + (start + i) * pixel_bytes;
-          if (memcmp (&was[i], &heights[start + i], sizeof (float)) == 0)
+          if (was[i] == heights[start + i]) /* the same height: -0 and +0 too */
             memcpy (to, from, pixel_bytes);
           else if (codec->has_alpha)
             memcpy (to + alpha_offset, from + alpha_offset, codec->sample_bytes);

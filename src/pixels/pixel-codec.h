@@ -9,8 +9,15 @@
  * arithmetic itself, in double precision, for every format a gray or RGB layer can have:
  *
  *  - samples u8, u16, u32 (rounded to the nearest step, clamped to [0, 1]), half (rounded to
- *    nearest even, clamped to +-65504), float and double (clamped to +-FLT_MAX): nothing
- *    non-finite and nothing outside the type's range is ever stored;
+ *    nearest even, clamped to +-65504), float and double (clamped to +-limit, below; a NaN
+ *    height is stored as 0): nothing non-finite and nothing outside the type's range is
+ *    ever stored. Read, a double beyond float range is the largest float of its sign
+ *    (heights are floats); NaN and infinities read as themselves, for the caller to refuse;
+ *  - GIMP mixes a result into a selection in linear light, in float, as old + (new - old) x
+ *    coverage: a stored value whose linear light is beyond half of float's range (about
+ *    1.7e38, or 9e15 on the sRGB curve) would overflow there and come out NaN, even with
+ *    coverage 1. So float and double layers get at most that (`limit`), and callers refuse
+ *    to write into a selection over pixels beyond it (terrain_pixels_count_unmixable);
  *  - models Y', Y, Y~ (and their RGB and alpha forms): the perceptual model stores the
  *    height; the linear one stores it through the space's curve; "~" through the sRGB curve.
  *    The space's curve must be the identity or the sRGB curve (every built-in GIMP space);
@@ -58,6 +65,7 @@ typedef struct
   TerrainCurve      curve;      /* how a stored colour relates to light */
   gboolean          srgb_space; /* the space's own curve: sRGB (TRUE) or the identity */
   double            luminance[3];
+  double            limit;      /* the largest stored magnitude written: GIMP can mix it */
   const Babl       *to_format, *from_format; /* "Y' float" <-> format, for TERRAIN_CURVE_BABL */
 } TerrainPixelCodec;
 
@@ -75,6 +83,12 @@ void     terrain_pixels_to_heights (const TerrainPixelCodec *codec, const void *
  * (NULL): alpha is opaque. */
 void     terrain_heights_to_pixels (const TerrainPixelCodec *codec, const float *heights,
                                     const void *original, void *pixels, gsize n);
+
+/* How many of n pixels that `coverage` (n floats, a selection's) covers at all hold a colour
+ * sample that is not finite or beyond the codec's limit: GIMP cannot mix a result into
+ * them. The first such pixel's index in *first. 0 for integer samples. */
+gsize    terrain_pixels_count_unmixable (const TerrainPixelCodec *codec, const void *pixels,
+                                         const float *coverage, gsize n, gsize *first);
 
 /* The format a procedure outputs for a layer in `format`: itself when the codec takes it,
  * else "Y'A float" in its space (what GIMP then converts). */

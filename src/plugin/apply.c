@@ -214,6 +214,10 @@ terrain_apply (const TerrainProcedureInfo *info, GimpProcedureConfig *config,
                                                   sizeof why);
   if (status != TERRAIN_OK)
     return terrain_pdb_status (terrain_render_error (info, status, why, NULL, 0, 0, 0, error));
+  if (terrain_holds_non_numbers (drawable) &&
+      ! gimp_selection_is_empty (gimp_item_get_image (GIMP_ITEM (drawable))) &&
+      ! terrain_selection_usable (info, drawable, x, y, w, h, error))
+    return GIMP_PDB_CALLING_ERROR;
 
   /* An operation changes its layer only: maps are the plug-in's. */
   if (terrain_procedure_map_count (info, values->values))

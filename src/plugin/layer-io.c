@@ -87,6 +87,57 @@ terrain_read_heights (GimpDrawable *drawable, float *heights)
   g_object_unref (buffer);
 }
 
+gboolean
+terrain_holds_non_numbers (GimpDrawable *drawable)
+{
+  TerrainPixelCodec codec;
+  return ! terrain_pixel_codec (gimp_drawable_get_format (drawable), &codec) ||
+         codec.type >= TERRAIN_SAMPLE_HALF;
+}
+
+gsize
+terrain_count_selected_unmixable (GimpDrawable *drawable, int x, int y, int w, int h,
+                                  int *first_x, int *first_y, double *limit)
+{
+  start_gegl ();
+  GimpImage  *image = gimp_item_get_image (GIMP_ITEM (drawable));
+  GeglBuffer *buffer = gimp_drawable_get_buffer (drawable);
+  GeglBuffer *mask = gimp_drawable_get_buffer (GIMP_DRAWABLE (gimp_image_get_selection (image)));
+  const Babl *format = gegl_buffer_get_format (buffer);
+  const int   tile_h = (int) gimp_tile_height ();
+  int         ox, oy;
+  gsize       count = 0;
+  TerrainPixelCodec codec;
+  terrain_pixel_codec (format, &codec);
+  gimp_drawable_get_offsets (drawable, &ox, &oy);
+  *limit = codec.limit;
+
+  guchar *pixels = g_malloc ((gsize) w * tile_h * babl_format_get_bytes_per_pixel (format));
+  float  *coverage = g_new (float, (gsize) w * tile_h);
+  for (int y0 = y; y0 < y + h; y0 += tile_h)
+    {
+      const GeglRectangle rect = { x, y0, w, MIN (tile_h, y + h - y0) };
+      const GeglRectangle in_image = { x + ox, y0 + oy, rect.width, rect.height };
+      gsize               first = 0, found;
+      gegl_buffer_get (buffer, &rect, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      gegl_buffer_get (mask, &in_image, 1.0, babl_format ("Y float"), coverage,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      found = terrain_pixels_count_unmixable (&codec, pixels, coverage,
+                                              (gsize) w * rect.height, &first);
+      if (found && count == 0)
+        {
+          *first_x = x + (int) (first % w);
+          *first_y = y0 + (int) (first / w);
+        }
+      count += found;
+    }
+  g_free (coverage);
+  g_free (pixels);
+  g_object_unref (mask);
+  g_object_unref (buffer);
+  return count;
+}
+
 void
 terrain_write_layer (GimpDrawable *drawable, const float *heights)
 {

@@ -19,6 +19,16 @@ const Babl *terrain_preview_format (GimpDrawable *drawable);
  * (a layer this run made), straight into its buffer. */
 void     terrain_write_layer (GimpDrawable *drawable, const float *heights);
 
+/* Whether the drawable's storage can hold values that are no numbers (half, float, double,
+ * or a format the codec leaves to babl). */
+gboolean terrain_holds_non_numbers (GimpDrawable *drawable);
+
+/* How many pixels of the rectangle x, y, w, h of the drawable that the selection covers at
+ * all GIMP cannot mix a result into (pixel-codec.h: not finite, or beyond *limit); the
+ * first (in rows) in *first_x, *first_y. */
+gsize    terrain_count_selected_unmixable (GimpDrawable *drawable, int x, int y, int w, int h,
+                                           int *first_x, int *first_y, double *limit);
+
 /* Reads the drawable's heights (its gray value) into width x height floats. */
 void     terrain_read_heights (GimpDrawable *drawable, float *heights);
 

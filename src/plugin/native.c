@@ -90,15 +90,6 @@ terrain_native_say_once (const gchar *why_not)
   gimp_parasite_free (said);
 }
 
-/* Whether the layer's storage can hold values that are no numbers (half, float, double). */
-static gboolean
-holds_non_numbers (GimpDrawable *drawable)
-{
-  TerrainPixelCodec codec;
-  return ! terrain_pixel_codec (gimp_drawable_get_format (drawable), &codec) ||
-         codec.type >= TERRAIN_SAMPLE_HALF;
-}
-
 /* Whether the machine has room for the whole-layer maps the procedure works on in GIMP's
  * process (which cannot report running out): the plug-in reserves as much itself, for a
  * moment, on the same machine. 12 bytes a pixel: the map and the core's working copies. */
@@ -130,7 +121,7 @@ terrain_native_apply (const TerrainProcedureInfo *info, GimpProcedureConfig *con
                                        gimp_drawable_get_width (drawable),
                                        gimp_drawable_get_height (drawable), error));
     }
-  if (terrain_reads_layer (info, values->values) && holds_non_numbers (drawable))
+  if (terrain_reads_layer (info, values->values) && terrain_holds_non_numbers (drawable))
     {
       const int width = gimp_drawable_get_width (drawable);
       const int height = gimp_drawable_get_height (drawable);

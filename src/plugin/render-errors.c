@@ -1,6 +1,7 @@
 #include "render-errors.h"
 
 #include "heightmap.h"
+#include "layer-io.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -47,9 +48,28 @@ terrain_heightmap_usable (const TerrainProcedureInfo *info, const float *heights
   if (count == 0)
     return TRUE;
   g_set_error (error, GIMP_PLUG_IN_ERROR, 0,
-               _("%s: the layer holds %lu pixels that are not finite numbers (NaN or "
-                 "infinity), the first at x = %d, y = %d; nothing was changed."),
+               _("%s: the layer holds pixels that are not finite numbers (NaN or infinity), "
+                 "%lu in all, the first at x = %d, y = %d; nothing was changed."),
                info->name, (unsigned long) count, (int) (first % width), (int) (first / width));
+  return FALSE;
+}
+
+gboolean
+terrain_selection_usable (const TerrainProcedureInfo *info, GimpDrawable *drawable, int x, int y,
+                          int w, int h, GError **error)
+{
+  int         first_x = 0, first_y = 0;
+  double      limit = 0.0;
+  const gsize count = terrain_count_selected_unmixable (drawable, x, y, w, h, &first_x, &first_y,
+                                                        &limit);
+  if (count == 0)
+    return TRUE;
+  g_set_error (error, GIMP_PLUG_IN_ERROR, 0,
+               _("%s: the selection covers pixels that are not finite numbers (NaN or "
+                 "infinity) or beyond %g, %lu in all, the first at x = %d, y = %d. GIMP mixes a "
+                 "result into a selection with the pixels there, and these would become NaN. "
+                 "Nothing was changed: select none, or fix those pixels first."),
+               info->name, limit, (unsigned long) count, first_x, first_y);
   return FALSE;
 }
 

@@ -20,6 +20,14 @@ gboolean          terrain_heightmap_usable (const TerrainProcedureInfo *info,
                                             const float *heights, int width, int height,
                                             GError **error);
 
+/* FALSE, with the error, when pixels under the selection in the rectangle x, y, w, h of the
+ * drawable are not finite numbers, or too large: GIMP mixes a result into a selection with
+ * the pixels there (old + (new - old) x coverage, in linear light, in float), and those
+ * would come out NaN, whatever the procedure wrote (pixel-codec.h). */
+gboolean          terrain_selection_usable (const TerrainProcedureInfo *info,
+                                            GimpDrawable *drawable, int x, int y, int w, int h,
+                                            GError **error);
+
 GimpPDBStatusType terrain_pdb_status (TerrainStatus status);
 
 #endif

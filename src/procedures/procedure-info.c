@@ -73,14 +73,24 @@ field_value (const TerrainArg *arg, const void *params)
 static void
 set_field (const TerrainArg *arg, void *params, double number)
 {
-  char          *field = (char *) params + arg->offset;
-  const int      i = (int) number;
-  const uint32_t u = (uint32_t) number;
+  /* Each conversion only for its own field: the number is in that field's range (the
+   * argument's), not always in the others' (converting it there would be undefined). */
+  char *field = (char *) params + arg->offset;
   switch (arg->field)
     {
     case TERRAIN_FIELD_INT:
-    case TERRAIN_FIELD_ENUM: memcpy (field, &i, sizeof i); break;
-    case TERRAIN_FIELD_UINT32: memcpy (field, &u, sizeof u); break;
+    case TERRAIN_FIELD_ENUM:
+      {
+        const int i = (int) number;
+        memcpy (field, &i, sizeof i);
+        break;
+      }
+    case TERRAIN_FIELD_UINT32:
+      {
+        const uint32_t u = (uint32_t) number;
+        memcpy (field, &u, sizeof u);
+        break;
+      }
     case TERRAIN_FIELD_DOUBLE: memcpy (field, &number, sizeof number); break;
     default: break;
     }

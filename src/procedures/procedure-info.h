@@ -13,7 +13,7 @@
 #ifndef TERRAIN_PROCEDURE_INFO_H
 #define TERRAIN_PROCEDURE_INFO_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,6 +3,8 @@
 
 #include "smooth.h"
 
+#include <string.h>
+
 extern const TerrainProcedureInfo terrain_procedure_smooth;
 
 TERRAIN_CORE (TerrainSmooth, terrain_smooth_defaults, terrain_smooth)
@@ -42,20 +44,68 @@ static const TerrainArg args[] = {
   TERRAIN_ARGS_END
 };
 
+/* Says in why what is wrong with the custom kernel's text. */
+static void
+explain_fault (const char *text, const TerrainKernelFault *fault, char *why, size_t why_size)
+{
+  const char *at = text + fault->offset;
+  const int   length = (int) strcspn (at, " \t\n\r\f\v,");
+  const int   shown = length < 24 ? length : 24;
+  switch (fault->problem)
+    {
+    case TERRAIN_KERNEL_EMPTY:
+      terrain_why (why, why_size, N_("custom-kernel is empty: give 9 or 25 numbers"));
+      break;
+    case TERRAIN_KERNEL_NOT_A_NUMBER:
+      terrain_why (why, why_size,
+                   N_("custom-kernel: item %d, \"%.*s\", is not a number (write numbers like "
+                      "2, -0.5, .25 or 1e-2, with '.' as decimal point)"),
+                   fault->item, shown, at);
+      break;
+    case TERRAIN_KERNEL_OUT_OF_RANGE:
+      terrain_why (why, why_size, N_("custom-kernel: number %d, \"%.*s\", is too large"),
+                   fault->item, shown, at);
+      break;
+    case TERRAIN_KERNEL_SEPARATOR:
+      if (fault->item == 0)
+        terrain_why (why, why_size, N_("custom-kernel starts with a comma"));
+      else
+        terrain_why (why, why_size,
+                     N_("custom-kernel: after number %d, put one space or one comma between "
+                        "two numbers"),
+                     fault->item);
+      break;
+    case TERRAIN_KERNEL_COUNT:
+      if (fault->count > 25)
+        terrain_why (why, why_size,
+                     N_("custom-kernel has more than 25 numbers: give 9 (3x3) or 25 (5x5)"));
+      else
+        terrain_why (why, why_size, N_("custom-kernel has %d numbers: give 9 (3x3) or 25 (5x5)"),
+                     fault->count);
+      break;
+    default:
+      terrain_why (why, why_size,
+                   N_("custom-kernel: the weights sum to %g, which is (nearly) 0 next to their "
+                      "size (the absolute values sum to %g); a kernel divides by its sum"),
+                   fault->sum, fault->magnitude);
+      break;
+    }
+}
+
 /* The custom kernel, when the arguments ask for one: parsed, and usable on the layer. */
 static TerrainStatus
 adjust (void *params, const TerrainArgValue *values, const float *guide, int width, int height,
         char *why, size_t why_size)
 {
-  TerrainSmooth *p = params;
-  const char    *text = terrain_arg_value (&terrain_procedure_smooth, values, "custom-kernel").text;
+  TerrainSmooth     *p = params;
+  const char        *text = terrain_arg_value (&terrain_procedure_smooth, values, "custom-kernel").text;
+  TerrainKernelFault fault;
   (void) guide;
   if (p->method != TERRAIN_SMOOTH_MATRIX || p->kernel != TERRAIN_KERNEL_CUSTOM)
     return TERRAIN_OK;
-  if (terrain_kernel_parse (text, p->custom, &p->custom_size) != TERRAIN_OK)
+  if (terrain_kernel_parse (text, p->custom, &p->custom_size, &fault) != TERRAIN_OK)
     {
-      terrain_why (why, why_size,
-                   N_("custom-kernel \"%.60s\" is not 9 or 25 numbers with a non-zero sum"), text);
+      explain_fault (text ? text : "", &fault, why, why_size);
       return TERRAIN_ERROR_INVALID;
     }
   if (! terrain_kernel_usable (p->custom, p->custom_size, width, height))

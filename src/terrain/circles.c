@@ -1,7 +1,9 @@
 #include "circles.h"
 
+#include "displacement-schedule.h"
 #include "heightmap.h"
 #include "random.h"
+#include "terrain-common.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,7 +136,7 @@ render (const TerrainCircles *p, float *out, int width, int height,
   const double radius = 0.5 * p->diameter, r2 = fmax (radius * radius, 1e-300);
   CircleRows   job = { circles, p->iterations, r2, TERRAIN_PROFILE_SEGMENTS / r2,
                        floor (radius), &bump, out, width };
-  status = terrain_parallel_chunks (height, terrain_parallel_strips (height, (size_t) width * height),
+  status = terrain_parallel_chunks (height, terrain_map_strips (height, width),
                                     p->iterations, chunk_circles (p, width, height), circle_rows,
                                     &job, progress, 0.0, 1.0);
   free (circles);

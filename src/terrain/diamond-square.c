@@ -7,6 +7,7 @@
 #include "heightmap.h"
 #include "lattice.h"
 #include "square-square.h"
+#include "terrain-common.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -608,7 +609,7 @@ static TerrainStatus
 make_level (const Stream *plan, int first, int level, const Kernels *kern,
             const TerrainProgress *progress, double from, double to, Range *range)
 {
-  const int     rows = plan[level].oh, strips = terrain_parallel_strips (rows, (size_t) rows * plan[level].ow);
+  const int     rows = plan[level].oh, strips = terrain_map_strips (rows, plan[level].ow);
   StripJob      job = { plan, first, level, kern, calloc ((size_t) strips, sizeof (StreamSet)) };
   TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
   int           ready = 0;

@@ -1,7 +1,9 @@
 #include "fault.h"
 
+#include "displacement-schedule.h"
 #include "heightmap.h"
 #include "random.h"
+#include "terrain-common.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -259,7 +261,7 @@ terrain_fault (const TerrainFault *p, float *out, int width, int height,
   for (job.band = 0; job.band < height && status == TERRAIN_OK; job.band += band_rows)
     {
       const int rows = height - job.band < band_rows ? height - job.band : band_rows;
-      status = terrain_parallel_chunks (rows, terrain_parallel_strips (rows, (size_t) rows * width),
+      status = terrain_parallel_chunks (rows, terrain_map_strips (rows, width),
                                         p->iterations, chunk, fault_rows, &job, progress,
                                         (double) job.band / height,
                                         (double) (job.band + rows) / height);

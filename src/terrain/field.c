@@ -1,6 +1,7 @@
 #include "field.h"
 
 #include "random.h"
+#include "terrain-common.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -706,10 +707,10 @@ field_refine (FieldRun *f, int k)
               (float) pow (2.0, -p->roughness * (k + 0.5)), last ? f->scale : 0.0f };
   const int dh = rect_height (rects[k - 1]) - 1; /* rows of diamonds */
   level_hashes (&l);
-  terrain_parallel_rows (dh, terrain_parallel_strips (dh, (size_t) dh * cw), dh, level_diamonds,
+  terrain_parallel_rows (dh, terrain_map_strips (dh, cw), dh, level_diamonds,
                          &l, NULL, 0.0, 0.0);
   const TerrainStatus status =
-    terrain_parallel_rows (ch, terrain_parallel_strips (ch, (size_t) ch * cw), BAND_ROWS,
+    terrain_parallel_rows (ch, terrain_map_strips (ch, cw), BAND_ROWS,
                            level_rows, &l, f->progress, f->done / f->total,
                            (f->done + (double) cw * ch) / f->total);
   f->done += (double) cw * ch;

@@ -2,6 +2,7 @@
 
 #include "terrain-common.h"
 
+
 #include <math.h>
 
 /* Both passes of terrain_normalize run in parts on the threads there are (terrain-common.h),

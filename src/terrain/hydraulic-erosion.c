@@ -1,6 +1,7 @@
-#include "hydraulic-erosion.h"
+#include "hydraulic-observer.h"
 
 #include "random.h"
+#include "terrain-common.h"
 
 #include <float.h>
 #include <math.h>
@@ -44,6 +45,8 @@ typedef struct
   float                         *data;
   int                            width, height;
   const TerrainHydraulicErosion *p;
+  TerrainDropletObserver         observer; /* NULL, or called after every droplet step */
+  void                          *observer_user;
   Brush                          brush;
   double                         eroded, deposited, lost; /* totals of the run */
 } Run;
@@ -254,11 +257,11 @@ typedef struct
 static void
 observe (const Run *r, int index, const Droplet *d, int alive)
 {
-  if (r->p->observer == NULL)
+  if (r->observer == NULL)
     return;
   const TerrainDropletStep step = { index, d->steps, alive, d->x, d->y, d->sediment,
                                     r->eroded, r->deposited, r->lost };
-  r->p->observer (r->p->observer_user, &step);
+  r->observer (r->observer_user, &step);
 }
 
 typedef enum
@@ -381,8 +384,6 @@ terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params)
   params->evaporation = 0.01;
   params->radius = 3;
   params->max_steps = 30;
-  params->observer = NULL;
-  params->observer_user = NULL;
 }
 
 static int
@@ -394,6 +395,14 @@ unit_range (double v)
 TerrainStatus
 terrain_hydraulic_erosion (const TerrainHydraulicErosion *p, float *data, int width,
                            int height, const TerrainProgress *progress)
+{
+  return terrain_hydraulic_erosion_observed (p, NULL, NULL, data, width, height, progress);
+}
+
+TerrainStatus
+terrain_hydraulic_erosion_observed (const TerrainHydraulicErosion *p,
+                                    TerrainDropletObserver observer, void *user, float *data,
+                                    int width, int height, const TerrainProgress *progress)
 {
   const TerrainStatus status = terrain_check_size (width, height);
   if (status != TERRAIN_OK)
@@ -412,6 +421,8 @@ terrain_hydraulic_erosion (const TerrainHydraulicErosion *p, float *data, int wi
   r.width = width;
   r.height = height;
   r.p = p;
+  r.observer = observer;
+  r.observer_user = user;
   r.eroded = r.deposited = r.lost = 0.0;
   brush_init (&r.brush, p->radius, width);
   long work = WORK_PER_REPORT; /* report before the first droplet */

@@ -4,6 +4,7 @@
 #include "heightmap.h"
 #include "random.h"
 #include "smooth.h"
+#include "terrain-common.h"
 #include "thermal-erosion.h"
 
 #include <math.h>
@@ -203,7 +204,7 @@ run_pass (Pass *pass, void (*row) (const Pass *, float *, int), const TerrainPro
 {
   pass->row = row;
   const int report_rows = pass->width >= 65536 ? 1 : 65536 / pass->width;
-  return terrain_parallel_rows (pass->height, terrain_parallel_strips (pass->height, (size_t) pass->width * pass->height), report_rows,
+  return terrain_parallel_rows (pass->height, terrain_map_strips (pass->height, pass->width), report_rows,
                                 pass_rows, pass, progress, from, to);
 }
 

@@ -2,6 +2,7 @@
 
 #include "heightmap.h"
 #include "random.h"
+#include "terrain-common.h"
 
 #include <stdlib.h>
 

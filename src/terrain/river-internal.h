@@ -6,6 +6,7 @@
 #define TERRAIN_RIVER_INTERNAL_H
 
 #include "river-erosion.h"
+#include "terrain-common.h"
 
 #include <float.h>
 #include <stdint.h>

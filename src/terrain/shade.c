@@ -2,6 +2,7 @@
 
 #include "terrain-common.h"
 
+
 #include <math.h>
 #include <stddef.h>
 
@@ -67,6 +68,6 @@ terrain_hillshade (const float *h, int width, int height, double azimuth_deg,
    * image, i.e. towards -y. */
   Shading s = { h, out, width, height, sin (az) * cos (el), -cos (az) * cos (el), sin (el),
                 z_scale };
-  terrain_parallel_rows (height, terrain_parallel_strips (height, (size_t) width * height), height, shade_rows, &s, NULL,
+  terrain_parallel_rows (height, terrain_map_strips (height, width), height, shade_rows, &s, NULL,
                          0.0, 0.0);
 }

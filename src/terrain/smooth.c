@@ -1,5 +1,7 @@
 #include "smooth.h"
 
+#include "terrain-common.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -166,7 +168,7 @@ static TerrainStatus
 iterate_rows (float *data, int width, int height, int radius, int iterations, RowUpdate update,
               const void *params, size_t scratch_size, const TerrainProgress *progress)
 {
-  const int   strips = terrain_parallel_strips (height, (size_t) width * height);
+  const int   strips = terrain_map_strips (height, width);
   StripFilter f = { data, calloc ((size_t) strips, sizeof (OldRows)),
                     malloc (((size_t) strips * scratch_size + 1) * sizeof (double)),
                     scratch_size, update, params };
@@ -576,32 +578,54 @@ scan_number (const char **s, double *value)
   return 1;
 }
 
-TerrainStatus
-terrain_kernel_parse (const char *text, float kernel[25], int *size)
+/* TERRAIN_ERROR_INVALID, with what went wrong in *fault when the caller wants it. */
+static TerrainStatus
+kernel_fault (TerrainKernelFault *fault, TerrainKernelProblem problem, int item, int count,
+              const char *text, const char *at)
 {
-  if (text == NULL)
-    return TERRAIN_ERROR_INVALID;
+  if (fault)
+    *fault = (TerrainKernelFault) { .problem = problem, .item = item, .count = count,
+                                    .offset = (size_t) (at - text) };
+  return TERRAIN_ERROR_INVALID;
+}
+
+TerrainStatus
+terrain_kernel_parse (const char *text, float kernel[25], int *size, TerrainKernelFault *fault)
+{
   float       values[25];
   int         count = 0;
+  if (text == NULL)
+    text = "";
   const char *p = skip_space (text);
   while (*p != '\0')
     {
-      double v;
-      if (count == 25 || ! scan_number (&p, &v) || ! (fabs (v) <= FLT_MAX))
-        return TERRAIN_ERROR_INVALID;
+      double      v;
+      const char *start = p;
+      if (*p == ',') /* a comma first, or a second one after a number */
+        return kernel_fault (fault, TERRAIN_KERNEL_SEPARATOR, count, count, text, p);
+      if (count == 25)
+        return kernel_fault (fault, TERRAIN_KERNEL_COUNT, count + 1, count + 1, text, p);
+      if (! scan_number (&p, &v))
+        return kernel_fault (fault, TERRAIN_KERNEL_NOT_A_NUMBER, count + 1, count, text, p);
+      if (! (fabs (v) <= FLT_MAX))
+        return kernel_fault (fault, TERRAIN_KERNEL_OUT_OF_RANGE, count + 1, count, text, start);
       values[count++] = (float) v;
-      /* Between two numbers: white space and at most one comma, and something at all
-       * ("1-2" is a typo, not two numbers); no comma after the last number. */
+      /* Between two numbers: white space and/or one comma, and something at all ("1-2" is
+       * a typo, not two numbers; "1x" is no number). */
       const char *next = skip_space (p);
-      const int   comma = *next == ',';
-      if (comma)
+      if (*next == ',')
         next = skip_space (next + 1);
-      if ((next == p && *next != '\0') || (comma && *next == '\0'))
-        return TERRAIN_ERROR_INVALID;
+      if (next == p && *next != '\0')
+        return is_digit (*next) || *next == '.' || *next == '+' || *next == '-'
+                 ? kernel_fault (fault, TERRAIN_KERNEL_SEPARATOR, count, count, text, next)
+                 : kernel_fault (fault, TERRAIN_KERNEL_NOT_A_NUMBER, count, count - 1, text,
+                                 start);
       p = next;
     }
+  if (count == 0)
+    return kernel_fault (fault, TERRAIN_KERNEL_EMPTY, 0, 0, text, p);
   if (count != 9 && count != 25)
-    return TERRAIN_ERROR_INVALID;
+    return kernel_fault (fault, TERRAIN_KERNEL_COUNT, count, count, text, p);
 
   double sum = 0.0, magnitude = 0.0;
   for (int i = 0; i < count; i++)
@@ -610,9 +634,20 @@ terrain_kernel_parse (const char *text, float kernel[25], int *size)
       magnitude += fabs (values[i]);
     }
   if (weights_vanish (sum, magnitude))
-    return TERRAIN_ERROR_INVALID;
+    {
+      kernel_fault (fault, TERRAIN_KERNEL_SUM, count, count, text, p);
+      if (fault)
+        {
+          fault->sum = sum;
+          fault->magnitude = magnitude;
+        }
+      return TERRAIN_ERROR_INVALID;
+    }
   for (int i = 0; i < 25; i++)
     kernel[i] = i < count ? values[i] : 0.0f;
   *size = count == 9 ? 3 : 5;
+  if (fault)
+    *fault = (TerrainKernelFault) { .problem = TERRAIN_KERNEL_FINE, .count = count,
+                                    .sum = sum, .magnitude = magnitude };
   return TERRAIN_OK;
 }

@@ -1,5 +1,7 @@
 #include "square-square.h"
 
+#include "terrain-common.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +85,7 @@ refine_columns_task (void *user, int strip, int first, int end)
 static void
 for_rows (int rows, int columns, TerrainRowsTask task, void *user)
 {
-  terrain_parallel_rows (rows, terrain_parallel_strips (rows, (size_t) rows * columns), rows,
+  terrain_parallel_rows (rows, terrain_map_strips (rows, columns), rows,
                          task, user, NULL, 0.0, 0.0);
 }
 

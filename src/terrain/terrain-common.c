@@ -81,6 +81,12 @@ terrain_parallel_strips (int rows, size_t cells)
   return strips > 1 ? strips : 1;
 }
 
+int
+terrain_map_strips (int rows, int columns)
+{
+  return terrain_parallel_strips (rows, (size_t) rows * columns);
+}
+
 /* One batch of terrain_parallel_rows: every strip's rows [index * batch, (index + 1) * batch)
  * counted from its start. */
 typedef struct

@@ -1,5 +1,7 @@
 #include "thermal-erosion.h"
 
+#include "terrain-common.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef TERRAIN_THREAD_POOL_H
 #define TERRAIN_THREAD_POOL_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 /* The thread count to use: $TERRAIN_THREADS when it is a number from 1 to 256, else the
  * machine's processors. */

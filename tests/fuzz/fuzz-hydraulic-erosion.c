@@ -20,7 +20,7 @@
  *    bits. */
 #include "fuzz-common.h"
 
-#include "hydraulic-erosion.h"
+#include "hydraulic-observer.h"
 
 static double
 sum_of (const float *h, size_t n)
@@ -122,13 +122,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   Ledger ledger = { h, sz.n, sz.w, sz.h, steps,
                     (double) sz.n * p.droplets * steps <= 2e6, sum_of (h, sz.n), magnitude,
                     0, 0, 0.0, 0.0, 0.0 };
-  p.observer = ledger_step;
-  p.observer_user = &ledger;
-
   FuzzProgress prog;
   fuzz_progress_start (&prog, cap);
   const TerrainProgress progress = { fuzz_report, &prog };
-  const TerrainStatus status = terrain_hydraulic_erosion (&p, h, sz.w, sz.h, &progress);
+  const TerrainStatus status = terrain_hydraulic_erosion_observed (&p, ledger_step, &ledger, h,
+                                                                  sz.w, sz.h, &progress);
 
   fuzz_check_status (status, &prog, valid);
   if (status == TERRAIN_ERROR_INVALID)
@@ -151,7 +149,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     {
       float *again = fuzz_alloc_floats (sz.n);
       memcpy (again, before, sz.n * sizeof (float));
-      p.observer = NULL;
       FUZZ_CHECK (terrain_hydraulic_erosion (&p, again, sz.w, sz.h, NULL) == TERRAIN_OK);
       FUZZ_CHECK (memcmp (again, h, sz.n * sizeof (float)) == 0);
       free (again);

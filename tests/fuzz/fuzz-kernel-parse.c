@@ -3,8 +3,9 @@
  * the text as it would in C).
  *
  * Checks, against an independent reading of smooth.h's grammar (9 or 25 plain decimals
- * with an optional exponent, separated by white space and/or one comma, no trailing comma;
- * no "nan", "inf", hex, or locale decimal comma), with values from strtod in the C locale:
+ * with an optional exponent, separated by white space and/or one comma, a comma after the
+ * last number allowed; no "nan", "inf", hex, or locale decimal comma), with values from
+ * strtod in the C locale:
  *  - text outside the grammar, or with another count, is refused;
  *  - text in the grammar whose values all lie clearly within float range and whose sum
  *    clearly does not vanish is accepted, with every weight within float rounding of
@@ -12,7 +13,11 @@
  *    values beyond float range or sums clearly vanishing are refused; values within 1e-6
  *    of FLT_MAX and sums near the 1e-6 threshold may go either way;
  *  - on success: size 3 or 5, the weights in the first size^2 entries, the rest 0, all
- *    finite; on failure kernel and size are untouched. */
+ *    finite; on failure kernel and size are untouched;
+ *  - the fault names the problem: none on success; on failure one that fits the reference
+ *    reading (an empty text, a count, a vanishing sum or a value out of range for text in
+ *    the grammar; a character problem, or a count beyond 25, for text outside it), at an
+ *    offset inside the text. */
 #include "fuzz-common.h"
 
 #include "smooth.h"
@@ -90,16 +95,12 @@ reference_parse (const char *text, double values[26])
       const char *q = p + len, *next = q;
       while (c_space (*next))
         next++;
-      int comma = 0;
       if (*next == ',')
         {
-          comma = 1;
           next++;
           while (c_space (*next))
             next++;
         }
-      if (comma && *next == '\0')
-        return -1; /* trailing comma */
       if (next == q && *next != '\0')
         return -1; /* numbers must be separated */
       p = next;
@@ -121,8 +122,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   for (int i = 0; i < 25; i++)
     kernel[i] = -123.25f;
   int ksize = -77;
-  const TerrainStatus status = terrain_kernel_parse (text, kernel, &ksize);
+  TerrainKernelFault  fault;
+  const TerrainStatus status = terrain_kernel_parse (text, kernel, &ksize, &fault);
   FUZZ_CHECK (status == TERRAIN_OK || status == TERRAIN_ERROR_INVALID);
+  FUZZ_CHECK ((status == TERRAIN_OK) == (fault.problem == TERRAIN_KERNEL_FINE));
+  FUZZ_CHECK (fault.offset <= strlen (text));
 
   double ref[26];
   const int count = reference_parse (text, ref);
@@ -151,6 +155,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       else if (fabs (sum) <= 2e-6 * mag)
         expect = 0;
     }
+  if (count == -1)
+    FUZZ_CHECK (fault.problem == TERRAIN_KERNEL_NOT_A_NUMBER ||
+                fault.problem == TERRAIN_KERNEL_SEPARATOR ||
+                fault.problem == TERRAIN_KERNEL_OUT_OF_RANGE ||
+                (fault.problem == TERRAIN_KERNEL_COUNT && fault.count > 25));
+  else if (count == 0)
+    FUZZ_CHECK (fault.problem == TERRAIN_KERNEL_EMPTY);
+  else if (count != 9 && count != 25)
+    FUZZ_CHECK (fault.problem == TERRAIN_KERNEL_COUNT || fault.problem == TERRAIN_KERNEL_OUT_OF_RANGE);
+  else if (status != TERRAIN_OK)
+    FUZZ_CHECK (fault.problem == TERRAIN_KERNEL_SUM || fault.problem == TERRAIN_KERNEL_OUT_OF_RANGE);
   if (expect == 1)
     FUZZ_CHECK (status == TERRAIN_OK);
   if (expect == -1)

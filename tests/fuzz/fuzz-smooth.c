@@ -111,7 +111,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     {
       /* The rest of the input is the text the user typed (the defaults stay on failure). */
       char *text = fuzz_rest_string (&in);
-      terrain_kernel_parse (text, p.custom, &p.custom_size);
+      terrain_kernel_parse (text, p.custom, &p.custom_size, NULL);
       free (text);
     }
   if (p.custom_size != 3 && p.custom_size != 5)

@@ -5,6 +5,7 @@
 #include "progress-log.h"
 
 #include "circles.h"
+#include "displacement-schedule.h"
 #include "heightmap.h"
 
 #include <stdlib.h>

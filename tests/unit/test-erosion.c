@@ -8,7 +8,7 @@
 #include "progress-log.h"
 
 #include "heightmap.h"
-#include "hydraulic-erosion.h"
+#include "hydraulic-observer.h"
 #include "random.h"
 #include "thermal-erosion.h"
 #include "timing.h"
@@ -538,6 +538,14 @@ ledger_step (void *user, const TerrainDropletStep *s)
   l->lost = s->lost;
 }
 
+/* The same, with every droplet step going to a Ledger. */
+static void
+hydraulic_watched_ok (const TerrainHydraulicErosion *p, Ledger *l, float *f, int w, int h)
+{
+  TerrainStatus s = terrain_hydraulic_erosion_observed (p, ledger_step, l, f, w, h, NULL);
+  CHECK (s == TERRAIN_OK, "status %d, %dx%d", s, w, h);
+}
+
 static void
 test_hydraulic_conserves (void)
 {
@@ -549,9 +557,7 @@ test_hydraulic_conserves (void)
       float *f = hills (w, h, 20);
       TerrainHydraulicErosion p = hydraulic (400, 21);
       Ledger l = { f, n, field_sum (f, n), 0, 0, 0, 0, 0, 0, 0, p.max_steps, 0, 0, w, h };
-      p.observer = ledger_step;
-      p.observer_user = &l;
-      hydraulic_ok (&p, f, w, h);
+      hydraulic_watched_ok (&p, &l, f, w, h);
       const double scale = l.start;
       CHECK (l.worst <= 1e-12 * scale * 100, "%dx%d: sum + carried + lost drifts by %g per step",
              w, h, l.worst);
@@ -585,9 +591,7 @@ test_hydraulic_bowl_keeps_everything (void)
                               + 0.01 * terrain_hash_to_unit (terrain_hash (22, x, y, 0)));
   TerrainHydraulicErosion p = hydraulic (2000, 23);
   Ledger l = { f, n, field_sum (f, n), 0, 0, 0, 0, 0, 0, 0, p.max_steps, 0, 0, w, h };
-  p.observer = ledger_step;
-  p.observer_user = &l;
-  hydraulic_ok (&p, f, w, h);
+  hydraulic_watched_ok (&p, &l, f, w, h);
   CHECK (l.eroded > 50.0 && fabs (l.lost) < 1e-6 && fabs (field_sum (f, n) - l.start) < 1e-6,
          "bowl: eroded %g, lost %g, sum %.12g, was %.12g", l.eroded, l.lost, field_sum (f, n),
          l.start);
@@ -767,11 +771,9 @@ test_hydraulic_extremes (void)
             magnitude += fabs (f[i]);
           Ledger l = { f, n, start, 0, 0, 0, 0, 0, 0, 0, p.max_steps, 0, 0, w, h };
           if (variant == 3)
-            {
-              p.observer = ledger_step;
-              p.observer_user = &l;
-            }
-          hydraulic_ok (&p, f, w, h);
+            hydraulic_watched_ok (&p, &l, f, w, h);
+          else
+            hydraulic_ok (&p, f, w, h);
           CHECK (! terrain_has_non_finite (f, n), "%dx%d kind %d variant %d: NaN/inf", w, h, kind,
                  variant);
           if (variant == 3)

@@ -5,6 +5,7 @@
 #include "progress-log.h"
 #include "timing.h"
 
+#include "displacement-schedule.h"
 #include "fault.h"
 #include "heightmap.h"
 

@@ -53,7 +53,7 @@ static TerrainSmooth
 custom_params (const char *text, int iterations)
 {
   TerrainSmooth p = matrix_params (TERRAIN_KERNEL_CUSTOM, iterations);
-  TerrainStatus s = terrain_kernel_parse (text, p.custom, &p.custom_size);
+  TerrainStatus s = terrain_kernel_parse (text, p.custom, &p.custom_size, NULL);
   CHECK (s == TERRAIN_OK, "kernel \"%s\" does not parse", text);
   return p;
 }
@@ -260,12 +260,13 @@ test_kernel_parse (void)
 {
   const float gauss[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
   const char *good3[] = { "1 2 1 2 4 2 1 2 1", "1,2,1,2,4,2,1,2,1", " 1, 2 ,1\n2\t4 2\n1 2 1 \n",
-                          "1.0 2e0 +1 .2e1 4. 20e-1 1 2 1" };
+                          "1.0 2e0 +1 .2e1 4. 20e-1 1 2 1", "1, 2, 1, 2, 4, 2, 1, 2, 1,",
+                          "1 2 1 2 4 2 1 2 1 , " };
   for (size_t i = 0; i < sizeof good3 / sizeof good3[0]; i++)
     {
       float k[25];
       int   size = 0;
-      CHECK (terrain_kernel_parse (good3[i], k, &size) == TERRAIN_OK, "\"%s\" rejected", good3[i]);
+      CHECK (terrain_kernel_parse (good3[i], k, &size, NULL) == TERRAIN_OK, "\"%s\" rejected", good3[i]);
       int same = size == 3;
       for (int j = 0; j < 25; j++)
         same &= k[j] == (j < 9 ? gauss[j] : 0.0f);
@@ -275,10 +276,10 @@ test_kernel_parse (void)
   float k[25], named[25];
   int   size = 0, named_size = 0;
   CHECK (terrain_kernel_parse ("1 4 6 4 1, 4 16 24 16 4, 6 24 36 24 6, 4 16 24 16 4, 1 4 6 4 1",
-                               k, &size) == TERRAIN_OK && size == 5, "25 numbers: size %d", size);
+                               k, &size, NULL) == TERRAIN_OK && size == 5, "25 numbers: size %d", size);
   terrain_kernel_named (TERRAIN_KERNEL_GAUSS_5, named, &named_size);
   CHECK (named_size == 5 && memcmp (k, named, sizeof k) == 0, "25 numbers != gauss 5");
-  CHECK (terrain_kernel_parse ("-0.5 1e-3 -1e+2 0.25 9 1 1 1 1", k, &size) == TERRAIN_OK &&
+  CHECK (terrain_kernel_parse ("-0.5 1e-3 -1e+2 0.25 9 1 1 1 1", k, &size, NULL) == TERRAIN_OK &&
          k[0] == -0.5f && k[1] == 1e-3f && k[2] == -100.0f && k[3] == 0.25f, "signs and exponents");
 
   /* Long inputs: padding, a long zero fraction, a 100000-digit integer (beyond float). */
@@ -286,34 +287,70 @@ test_kernel_parse (void)
   char *text = malloc (long_n + 64);
   memset (text, ' ', long_n);
   strcpy (text + long_n, "1 2 1 2 4 2 1 2 1");
-  CHECK (terrain_kernel_parse (text, k, &size) == TERRAIN_OK && size == 3, "padded kernel");
+  CHECK (terrain_kernel_parse (text, k, &size, NULL) == TERRAIN_OK && size == 3, "padded kernel");
   strcpy (text, "0.");
   memset (text + 2, '0', long_n);
   strcpy (text + 2 + long_n, "1 1 1 1 1 1 1 1 1");
-  CHECK (terrain_kernel_parse (text, k, &size) == TERRAIN_OK && k[0] == 0.0f && k[1] == 1.0f,
+  CHECK (terrain_kernel_parse (text, k, &size, NULL) == TERRAIN_OK && k[0] == 0.0f && k[1] == 1.0f,
          "long zero fraction gives %g", k[0]);
   memset (text, '1', long_n);
   strcpy (text + long_n, " 1 1 1 1 1 1 1 1");
-  CHECK (terrain_kernel_parse (text, k, &size) == TERRAIN_ERROR_INVALID, "100000-digit weight");
+  CHECK (terrain_kernel_parse (text, k, &size, NULL) == TERRAIN_ERROR_INVALID, "100000-digit weight");
   free (text);
 
-  const char *bad[] = { "", "   ", "1 2 3", "1 2 x 4 5 6 7 8 9", "1 2 3 4 5 6 7 8 9 10",
-                        "nan 1 1 1 1 1 1 1 1", "inf 1 1 1 1 1 1 1 1", "1e39 1 1 1 1 1 1 1 1",
-                        "0 1 0 1 -4 1 0 1 0", "0 0 0 0 0 0 0 0 0", "1,,2,1,2,4,2,1,2,1",
-                        ",1 2 1 2 4 2 1 2 1", "1 2 1 2 4 2 1 2 1,", "1-2 1 2 4 2 1 2 1 1",
-                        "1 2 1 2 4 2 1 2 1e", "0x10 1 1 1 1 1 1 1 1", "1;2;1;2;4;2;1;2;1",
-                        "- 1 1 1 1 1 1 1 1", ". 1 1 1 1 1 1 1 1" };
+  /* Refused texts, with the problem the fault names, the number concerned and where. */
+  const struct
+  {
+    const char          *text;
+    TerrainKernelProblem problem;
+    int                  item;
+    size_t               offset;
+  } bad[] = {
+    { "", TERRAIN_KERNEL_EMPTY, 0, 0 },
+    { "   ", TERRAIN_KERNEL_EMPTY, 0, 3 },
+    { "1 2 3", TERRAIN_KERNEL_COUNT, 3, 5 },
+    { "1 2 x 4 5 6 7 8 9", TERRAIN_KERNEL_NOT_A_NUMBER, 3, 4 },
+    { "1 2 3 4 5 6 7 8 9 10", TERRAIN_KERNEL_COUNT, 10, 20 },
+    { "nan 1 1 1 1 1 1 1 1", TERRAIN_KERNEL_NOT_A_NUMBER, 1, 0 },
+    { "inf 1 1 1 1 1 1 1 1", TERRAIN_KERNEL_NOT_A_NUMBER, 1, 0 },
+    { "1 1e39 1 1 1 1 1 1 1", TERRAIN_KERNEL_OUT_OF_RANGE, 2, 2 },
+    { "0 1 0 1 -4 1 0 1 0", TERRAIN_KERNEL_SUM, 9, 18 },
+    { "0 0 0 0 0 0 0 0 0", TERRAIN_KERNEL_SUM, 9, 17 },
+    { "1e-9 1 1 1 -7 1 1 1 1", TERRAIN_KERNEL_SUM, 9, 21 }, /* tiny, not zero: still noise */
+    { "1,,2,1,2,4,2,1,2,1", TERRAIN_KERNEL_SEPARATOR, 1, 2 },
+    { ",1 2 1 2 4 2 1 2 1", TERRAIN_KERNEL_SEPARATOR, 0, 0 },
+    { "1 2 1 2 4 2 1 2 1,,", TERRAIN_KERNEL_SEPARATOR, 9, 18 },
+    { "1-2 1 2 4 2 1 2 1 1", TERRAIN_KERNEL_SEPARATOR, 1, 1 },
+    { "1 2 1 2 4 2 1 2 1e", TERRAIN_KERNEL_NOT_A_NUMBER, 9, 16 },
+    { "0x10 1 1 1 1 1 1 1 1", TERRAIN_KERNEL_NOT_A_NUMBER, 1, 0 },
+    { "1;2;1;2;4;2;1;2;1", TERRAIN_KERNEL_NOT_A_NUMBER, 1, 0 },
+    { "- 1 1 1 1 1 1 1 1", TERRAIN_KERNEL_NOT_A_NUMBER, 1, 0 },
+    { ". 1 1 1 1 1 1 1 1", TERRAIN_KERNEL_NOT_A_NUMBER, 1, 0 },
+    { "1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1", TERRAIN_KERNEL_COUNT, 26, 50 },
+  };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     {
-      float untouched[25];
-      int   untouched_size = 42;
+      float              untouched[25];
+      int                untouched_size = 42;
+      TerrainKernelFault fault;
       memset (untouched, 0x5a, sizeof untouched);
       memcpy (k, untouched, sizeof k);
       size = untouched_size;
-      CHECK (terrain_kernel_parse (bad[i], k, &size) == TERRAIN_ERROR_INVALID, "\"%s\" accepted", bad[i]);
-      CHECK (size == untouched_size && memcmp (k, untouched, sizeof k) == 0, "\"%s\" wrote output", bad[i]);
+      CHECK (terrain_kernel_parse (bad[i].text, k, &size, &fault) == TERRAIN_ERROR_INVALID,
+             "\"%s\" accepted", bad[i].text);
+      CHECK (size == untouched_size && memcmp (k, untouched, sizeof k) == 0, "\"%s\" wrote output",
+             bad[i].text);
+      CHECK (fault.problem == bad[i].problem && fault.item == bad[i].item &&
+               fault.offset == bad[i].offset,
+             "\"%s\": problem %d, item %d, offset %zu; want %d, %d, %zu", bad[i].text,
+             fault.problem, fault.item, fault.offset, bad[i].problem, bad[i].item, bad[i].offset);
     }
-  CHECK (terrain_kernel_parse (NULL, k, &size) == TERRAIN_ERROR_INVALID, "NULL accepted");
+  TerrainKernelFault fault;
+  CHECK (terrain_kernel_parse ("1e-9 1 1 1 -7 1 1 1 1", k, &size, &fault) == TERRAIN_ERROR_INVALID &&
+           fabs (fault.sum - 1e-9) < 1e-12 && fault.magnitude > 13.0,
+         "tiny sum: sum %g, magnitude %g", fault.sum, fault.magnitude);
+  CHECK (terrain_kernel_parse (NULL, k, &size, &fault) == TERRAIN_ERROR_INVALID &&
+           fault.problem == TERRAIN_KERNEL_EMPTY, "NULL accepted");
   CHECK (terrain_kernel_named (TERRAIN_KERNEL_CUSTOM, k, &size) == TERRAIN_ERROR_INVALID,
          "CUSTOM has no named weights");
 }

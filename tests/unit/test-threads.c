@@ -9,6 +9,7 @@
 #include "heightmap.h"
 #include "procedure-info.h"
 #include "shade.h"
+#include "terrain-common.h"
 #include "thread-pool.h"
 
 #include <math.h>

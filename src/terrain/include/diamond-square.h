@@ -35,7 +35,7 @@
 #ifndef TERRAIN_DIAMOND_SQUARE_H
 #define TERRAIN_DIAMOND_SQUARE_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 typedef enum
 {

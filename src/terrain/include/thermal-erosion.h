@@ -45,7 +45,7 @@
 #ifndef TERRAIN_THERMAL_EROSION_H
 #define TERRAIN_THERMAL_EROSION_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 typedef enum
 {

@@ -73,7 +73,7 @@
 #ifndef TERRAIN_RIVER_EROSION_H
 #define TERRAIN_RIVER_EROSION_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 typedef enum
 {

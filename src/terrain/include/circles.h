@@ -25,7 +25,7 @@
 #ifndef TERRAIN_CIRCLES_H
 #define TERRAIN_CIRCLES_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 #include "displacement.h"
 
 typedef enum

@@ -45,27 +45,12 @@
 #ifndef TERRAIN_HYDRAULIC_EROSION_H
 #define TERRAIN_HYDRAULIC_EROSION_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 #define TERRAIN_HYDRAULIC_MAX_DROPLETS 100000000
 #define TERRAIN_HYDRAULIC_MAX_CAPACITY 64.0
 #define TERRAIN_HYDRAULIC_MAX_RADIUS   8
 #define TERRAIN_HYDRAULIC_MAX_STEPS    1000
-
-/* A droplet after one of its steps, for TerrainHydraulicErosion.observer: called once after
- * each step it completes (alive 1), and once more when it stops (alive 0: it left the map,
- * or dropped all its sediment where it stands). */
-typedef struct
-{
-  int    droplet;   /* 0 .. droplets - 1 */
-  int    steps;     /* the steps it completed: 1 .. max_steps, 0 .. max_steps when it stops */
-  int    alive;
-  double x, y;      /* where it is (its last position on the map once it left) */
-  double sediment;  /* what it carries now (0 once it stopped) */
-  double eroded;    /* totals of the run so far: height taken from pixels, */
-  double deposited; /* height given to pixels, */
-  double lost;      /* sediment carried off the map or that could not be placed */
-} TerrainDropletStep;
 
 typedef struct
 {
@@ -78,15 +63,11 @@ typedef struct
   double   evaporation; /* 0..1: share of the water lost per step */
   int      radius;      /* 1..TERRAIN_HYDRAULIC_MAX_RADIUS pixels: the erosion brush */
   int      max_steps;   /* 1..TERRAIN_HYDRAULIC_MAX_STEPS: a droplet's longest life */
-  /* Called after every step of every droplet when not NULL (a test and debugging aid:
-   * it slows the run down). */
-  void   (*observer) (void *user, const TerrainDropletStep *step);
-  void    *observer_user;
 } TerrainHydraulicErosion;
 
 /* Seed 0, 200000 droplets (about 0.2 a pixel on a 1024 x 1024 layer: a light erosion in
  * well under a second; Lague's example uses about one a pixel), inertia 0.05, capacity 4,
- * erosion 0.3, deposition 0.3, evaporation 0.01, radius 3, 30 steps, no observer. */
+ * erosion 0.3, deposition 0.3, evaporation 0.01, radius 3, 30 steps. */
 void          terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params);
 
 /* Erodes data (width * height floats) in place. Every parameter is checked before data is

@@ -36,7 +36,7 @@
 #ifndef TERRAIN_PARTICLES_H
 #define TERRAIN_PARTICLES_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 #define TERRAIN_PARTICLES_MAX_PARTICLES 100000000
 #define TERRAIN_PARTICLES_MAX_SITES     1000000

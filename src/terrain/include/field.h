@@ -57,7 +57,7 @@
 #ifndef TERRAIN_FIELD_H
 #define TERRAIN_FIELD_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 #define TERRAIN_FIELD_MAX_ITERATIONS 30
 

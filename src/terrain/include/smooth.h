@@ -26,7 +26,9 @@
 #ifndef TERRAIN_SMOOTH_H
 #define TERRAIN_SMOOTH_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
+
+#include <stddef.h>
 
 typedef enum
 {
@@ -70,14 +72,40 @@ TerrainStatus terrain_smooth (const TerrainSmooth *params, float *data, int widt
  * set to 0). TERRAIN_ERROR_INVALID for CUSTOM or an unknown value. */
 TerrainStatus terrain_kernel_named (TerrainKernel kernel, float out[25], int *size);
 
+/* What is wrong with a custom kernel's text (terrain_kernel_parse). */
+typedef enum
+{
+  TERRAIN_KERNEL_FINE,
+  TERRAIN_KERNEL_EMPTY,         /* no number at all */
+  TERRAIN_KERNEL_NOT_A_NUMBER,  /* item `item` is not a plain decimal number */
+  TERRAIN_KERNEL_OUT_OF_RANGE,  /* number `item` is beyond float range */
+  TERRAIN_KERNEL_SEPARATOR,     /* after number `item` (0: before the first): a comma too
+                                 * many, or numbers run together ("1-2") */
+  TERRAIN_KERNEL_COUNT,         /* `count` numbers (or more than 25): not 9 or 25 */
+  TERRAIN_KERNEL_SUM            /* the weights sum to `sum`, (nearly) 0 next to `magnitude` */
+} TerrainKernelProblem;
+
+typedef struct
+{
+  TerrainKernelProblem problem;
+  int                  item;      /* 1-based position of the number concerned */
+  size_t               offset;    /* where in the text the problem starts */
+  int                  count;     /* numbers read */
+  double               sum;       /* of the weights, and of their absolute values */
+  double               magnitude;
+} TerrainKernelFault;
+
 /* Parses a custom kernel typed by the user: 9 numbers (3x3) or 25 numbers (5x5), row by
- * row, separated by white space and/or one comma ("1 2 1  2 4 2  1 2 1", "1,2,1,2,4,2,1,2,1").
- * Numbers are plain decimals with an optional exponent ("-0.5", ".25", "1e-2"); '.' is the
- * decimal point whatever the locale, so a comma always separates. Anything else - another
- * count, other characters, an empty string, "nan", "inf", a value beyond float range, weights
- * summing to zero - gives TERRAIN_ERROR_INVALID and leaves kernel and size untouched. On
- * success kernel holds the weights as terrain_kernel_named() lays them out. */
-TerrainStatus terrain_kernel_parse (const char *text, float kernel[25], int *size);
+ * row, separated by white space and/or one comma ("1 2 1  2 4 2  1 2 1", "1,2,1,2,4,2,1,2,1",
+ * a comma after the last number is fine). Numbers are plain decimals with an optional
+ * exponent ("-0.5", ".25", "1e-2"); '.' is the decimal point whatever the locale, so a comma
+ * always separates. Anything else - another count, other characters, an empty string, "nan",
+ * "inf", a value beyond float range, weights summing to (nearly) zero (|sum| <= 1e-6 times
+ * the sum of absolute weights) - gives TERRAIN_ERROR_INVALID, says what in *fault (when not
+ * NULL), and leaves kernel and size untouched. On success kernel holds the weights as
+ * terrain_kernel_named() lays them out. */
+TerrainStatus terrain_kernel_parse (const char *text, float kernel[25], int *size,
+                                    TerrainKernelFault *fault);
 
 /* Whether a size x size kernel can smooth a width x height map: its weights are finite and
  * the weights that fall on the map never sum to (nearly) 0 at any point of it, border

@@ -56,7 +56,7 @@
 #ifndef TERRAIN_LANDSCAPE_H
 #define TERRAIN_LANDSCAPE_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 
 typedef enum
 {

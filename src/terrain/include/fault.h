@@ -35,7 +35,7 @@
 #ifndef TERRAIN_FAULT_H
 #define TERRAIN_FAULT_H
 
-#include "terrain-common.h"
+#include "terrain-types.h"
 #include "displacement.h"
 
 typedef enum

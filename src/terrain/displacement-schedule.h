@@ -1,14 +1,11 @@
-/* What the iterated-displacement generators (fault formation, circles) share: their
- * parameter limits, the tutorial's displacement schedule, and a sampled-profile table for
- * their smooth profiles. Header-only.
+/* What the iterated-displacement generators (fault formation, circles) share inside the
+ * core: the tutorial's displacement schedule, and a sampled-profile table for their smooth
+ * profiles. Header-only.
  */
-#ifndef TERRAIN_DISPLACEMENT_H
-#define TERRAIN_DISPLACEMENT_H
+#ifndef TERRAIN_DISPLACEMENT_SCHEDULE_H
+#define TERRAIN_DISPLACEMENT_SCHEDULE_H
 
-#define TERRAIN_DISPLACEMENT_MAX_ITERATIONS 100000
-/* Largest displacement_start / displacement_end. Only their ratio shapes a normalised
- * result; the bound keeps every raw sum far from float overflow. */
-#define TERRAIN_DISPLACEMENT_MAX            1e6
+#include "displacement.h"
 
 #define TERRAIN_PI 3.14159265358979323846
 

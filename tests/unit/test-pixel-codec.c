@@ -1,0 +1,344 @@
+/* The pixel codec (src/pixels) at every format a gray or RGB layer can have: every sample
+ * type, every model (perceptual, linear, "~"; gray and RGB; with and without alpha) and
+ * spaces with the sRGB curve, a linear curve and a curve the codec leaves to babl.
+ *
+ *  - round trip: any stored pixels (random bytes for integer types; for half, float and
+ *    double random finite values, in and far out of [0, 1], subnormal and -0, and RGB
+ *    colours whose channels differ) read as heights and written back with the original
+ *    give every byte as it was;
+ *  - what is stored is always finite and within the type's range, whatever the heights
+ *    (NaN, infinities, huge values), and for half, float and double within the limit whose
+ *    linear light GIMP can mix into a selection (half of float's range); the pixels counted
+ *    as unmixable are the non-finite ones and those beyond that limit;
+ *  - reading: a double beyond float range is the largest float of its sign; NaN and
+ *    infinities stay what they are;
+ *  - the value stored for a height is the one babl computes (within one step, or within
+ *    float rounding, which for u32 is thousands of steps), so the curves and luminance
+ *    weights are the right ones;
+ *  - integer types store the nearest step of a perceptual height; alpha is copied from the
+ *    original, or opaque without one. */
+#include "check.h"
+
+#include "pixel-codec.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define N 4096
+
+static const char *const types[] = { "u8", "u16", "u32", "half", "float", "double" };
+static const char *const models[] = { "Y'", "Y", "Y~", "Y'A", "YA", "Y~A",
+                                      "R'G'B'", "RGB", "R~G~B~", "R'G'B'A", "RGBA", "R~G~B~A" };
+static const char *const spaces[] = { "sRGB", "scRGB", "Rec2020", "ProPhoto", "Apple" };
+
+/* A small fixed-seed generator: the tests see the same pixels on every run. */
+static uint64_t
+next_random (uint64_t *state)
+{
+  *state += 0x9e3779b97f4a7c15u;
+  uint64_t z = *state;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+/* A finite sample value of the kinds a float layer may hold. */
+static double
+finite_sample (uint64_t *state)
+{
+  static const double specials[] = { 0.0, -0.0, 1.0, 0.5, -1.0, 1e-40, -3e-39, 65504.0,
+                                     1e30, -1e30, 3.4e38, -3.4e38, 1e-8, 2.0, 70000.0 };
+  const uint64_t r = next_random (state);
+  if (r % 4 == 0)
+    return specials[(r >> 8) % (sizeof specials / sizeof specials[0])];
+  return ((double) (r >> 11) / 9007199254740992.0) * 3.0 - 1.0;
+}
+
+static uint16_t
+half_of (double v)
+{
+  /* Finite halves only: round by the codec's own writer through a 1-pixel gray format. */
+  TerrainPixelCodec c;
+  terrain_pixel_codec (babl_format ("Y' half"), &c);
+  const float h = (float) v;
+  uint16_t    out;
+  terrain_heights_to_pixels (&c, &h, NULL, &out, 1);
+  return out;
+}
+
+/* n pixels of codec's format: random bytes, or random finite values for float types; RGB
+ * pixels differ per channel in half of them. */
+static void
+random_pixels (const TerrainPixelCodec *c, void *pixels, int n, uint64_t *state)
+{
+  guchar *bytes = pixels;
+  for (int i = 0; i < n * c->components; i++)
+    {
+      guchar *p = bytes + (size_t) i * c->sample_bytes;
+      if (c->type == TERRAIN_SAMPLE_FLOAT)
+        {
+          const float v = (float) finite_sample (state);
+          memcpy (p, &v, 4);
+        }
+      else if (c->type == TERRAIN_SAMPLE_DOUBLE)
+        {
+          double v = finite_sample (state);
+          if (next_random (state) % 16 == 0)
+            v = v < 0 ? -1e300 : 1e300; /* beyond float */
+          memcpy (p, &v, 8);
+        }
+      else if (c->type == TERRAIN_SAMPLE_HALF)
+        {
+          const uint16_t v = half_of (fmax (-65504.0, fmin (65504.0, finite_sample (state))));
+          memcpy (p, &v, 2);
+        }
+      else
+        for (int b = 0; b < c->sample_bytes; b++)
+          p[b] = (guchar) next_random (state);
+    }
+  /* Gray colours (R = G = B) in every other RGB pixel: the common case. */
+  if (c->colours == 3)
+    for (int i = 0; i < n; i += 2)
+      for (int k = 1; k < 3; k++)
+        memcpy (bytes + ((size_t) i * c->components + k) * c->sample_bytes,
+                bytes + (size_t) i * c->components * c->sample_bytes, c->sample_bytes);
+}
+
+/* Sample s of a pixel run as a double (integer types as stored, not scaled). */
+static double
+sample (const TerrainPixelCodec *c, const void *pixels, size_t s)
+{
+  const guchar *p = (const guchar *) pixels + s * c->sample_bytes;
+  switch (c->type)
+    {
+    case TERRAIN_SAMPLE_U8:  return *p;
+    case TERRAIN_SAMPLE_U16: { uint16_t v; memcpy (&v, p, 2); return v; }
+    case TERRAIN_SAMPLE_U32: { uint32_t v; memcpy (&v, p, 4); return v; }
+    case TERRAIN_SAMPLE_HALF:
+      {
+        uint16_t v;
+        memcpy (&v, p, 2);
+        if (((v >> 10) & 0x1f) == 0x1f)
+          return (v & 0x3ff) ? NAN : (v & 0x8000) ? -INFINITY : INFINITY;
+        return 0.0; /* finite: the value does not matter here */
+      }
+    case TERRAIN_SAMPLE_FLOAT: { float v; memcpy (&v, p, 4); return v; }
+    default:                   { double v; memcpy (&v, p, 8); return v; }
+    }
+}
+
+static void
+test_round_trip (const TerrainPixelCodec *c, const char *name, uint64_t *state)
+{
+  static guchar original[N * 4 * 8], written[N * 4 * 8];
+  static float  heights[N];
+  const size_t  bytes = (size_t) N * c->components * c->sample_bytes;
+  random_pixels (c, original, N, state);
+  terrain_pixels_to_heights (c, original, heights, N);
+  memset (written, 0xa5, bytes);
+  terrain_heights_to_pixels (c, heights, original, written, N);
+  size_t differ = 0, first = 0;
+  for (size_t i = 0; i < bytes; i++)
+    if (original[i] != written[i] && differ++ == 0)
+      first = i;
+  CHECK (differ == 0, "%s: round trip changed %zu bytes, the first in pixel %zu", name, differ,
+         first / (c->components * c->sample_bytes));
+
+  size_t non_finite = 0;
+  for (int i = 0; i < N; i++)
+    non_finite += ! isfinite (heights[i]);
+  CHECK (non_finite == 0, "%s: %zu heights of finite pixels are not finite", name, non_finite);
+}
+
+/* Heights no layer can hold: whatever is stored is finite and in the type's range. */
+static void
+test_storage_range (const TerrainPixelCodec *c, const char *name)
+{
+  const float odd[] = { NAN, -NAN, INFINITY, -INFINITY, FLT_MAX, -FLT_MAX, 1e30f, -1e30f,
+                        65504.0f, 65520.0f, 70000.0f, -70000.0f, 2.0f, -0.5f, 1e-45f, -0.0f };
+  const int n = (int) (sizeof odd / sizeof odd[0]);
+  guchar    pixels[16 * 4 * 8];
+  terrain_heights_to_pixels (c, odd, NULL, pixels, n);
+  int bad = 0;
+  for (int s = 0; s < n * c->components; s++)
+    {
+      const double v = sample (c, pixels, s);
+      if (! isfinite (v) || (c->type >= TERRAIN_SAMPLE_HALF && fabs (v) > c->limit))
+        bad++;
+    }
+  CHECK (bad == 0, "%s: %d stored samples not finite or beyond the limit %g", name, bad, c->limit);
+}
+
+/* What babl stores for heights in [0, 1], against the codec. */
+static void
+test_against_babl (const TerrainPixelCodec *c, const char *name)
+{
+  enum { M = 257 };
+  float  heights[M];
+  static guchar ours[M * 4 * 8], theirs[M * 4 * 8];
+  for (int i = 0; i < M; i++)
+    heights[i] = (float) i / (M - 1);
+  terrain_heights_to_pixels (c, heights, NULL, ours, M);
+  babl_process (babl_fish (babl_format_with_space ("Y' float", c->format), c->format), heights,
+                theirs, M);
+  double worst = 0.0;
+  for (int s = 0; s < M * c->components; s++)
+    {
+      const double a = sample (c, ours, s), b = sample (c, theirs, s);
+      double err = fabs (a - b);
+      if (c->type == TERRAIN_SAMPLE_HALF)
+        {
+          uint16_t x, y;
+          memcpy (&x, ours + (size_t) s * 2, 2);
+          memcpy (&y, theirs + (size_t) s * 2, 2);
+          err = abs ((int) x - (int) y); /* steps (ulps) of positive halves */
+        }
+      else if (c->type >= TERRAIN_SAMPLE_FLOAT)
+        err /= 1e-6; /* in units of float rounding near 1 */
+      else if (c->type == TERRAIN_SAMPLE_U32)
+        err /= 4294967295.0 * 1e-6; /* babl computes u32 in float: within its rounding */
+      worst = fmax (worst, err);
+    }
+  CHECK (worst <= 1.0, "%s: %g steps from babl's own conversion", name, worst);
+}
+
+/* A perceptual integer layer stores the nearest step; reading it back is within half a
+ * step. */
+static void
+test_nearest_step (const TerrainPixelCodec *c, const char *name)
+{
+  if (c->type > TERRAIN_SAMPLE_U16 || c->curve != TERRAIN_CURVE_NONE)
+    return;
+  const double max = c->type == TERRAIN_SAMPLE_U8 ? 255.0 : 65535.0;
+  int          bad = 0;
+  for (int i = 0; i <= 1000; i++)
+    {
+      const float h = (float) i / 1000.0f;
+      guchar      pixel[4 * 8];
+      float       back;
+      terrain_heights_to_pixels (c, &h, NULL, pixel, 1);
+      terrain_pixels_to_heights (c, pixel, &back, 1);
+      bad += fabs (back - h) > 0.5 / max + 1e-7 || sample (c, pixel, 0) != floor (h * max + 0.5);
+    }
+  CHECK (bad == 0, "%s: %d heights not stored at the nearest step", name, bad);
+}
+
+static void
+test_alpha (const TerrainPixelCodec *c, const char *name, uint64_t *state)
+{
+  if (! c->has_alpha)
+    return;
+  guchar original[64 * 4 * 8], written[64 * 4 * 8];
+  float  heights[64];
+  random_pixels (c, original, 64, state);
+  for (int i = 0; i < 64; i++)
+    heights[i] = 0.25f + i / 256.0f; /* new heights: every pixel changes */
+  terrain_heights_to_pixels (c, heights, original, written, 64);
+  const size_t pixel = (size_t) c->components * c->sample_bytes;
+  const size_t alpha = (size_t) c->colours * c->sample_bytes;
+  int kept = 0, opaque = 0;
+  for (int i = 0; i < 64; i++)
+    kept += memcmp (written + i * pixel + alpha, original + i * pixel + alpha, c->sample_bytes) == 0;
+  terrain_heights_to_pixels (c, heights, NULL, written, 64);
+  for (int i = 0; i < 64; i++)
+    {
+      /* Opaque: the alpha sample is the type's 1. */
+      const double a = sample (c, written, (size_t) i * c->components + c->colours);
+      const double one = c->type == TERRAIN_SAMPLE_U8 ? 255.0 : c->type == TERRAIN_SAMPLE_U16 ? 65535.0
+                       : c->type == TERRAIN_SAMPLE_U32 ? 4294967295.0 : 1.0;
+      opaque += c->type == TERRAIN_SAMPLE_HALF ? ! memcmp (written + i * pixel + alpha, "\0\x3c", 2)
+                                               : a == one;
+    }
+  CHECK (kept == 64, "%s: alpha kept in %d of 64 pixels", name, kept);
+  CHECK (opaque == 64, "%s: %d of 64 pixels opaque without an original", name, opaque);
+}
+
+/* The limit: linear light within half of float's range; pixels beyond it, or not finite,
+ * counted where covered. */
+static void
+test_mixable (void)
+{
+  TerrainPixelCodec c;
+  CHECK (terrain_pixel_codec (babl_format ("Y' float"), &c) && fabs (c.limit - 9.0e15) < 0.1e15,
+         "Y' float limit %g", c.limit);
+  CHECK (terrain_pixel_codec (babl_format ("Y float"), &c) && c.limit == FLT_MAX / 2,
+         "Y float limit %g", c.limit);
+  CHECK (terrain_pixel_codec (babl_format ("Y' half"), &c) && c.limit == 65504.0,
+         "Y' half limit %g", c.limit);
+  CHECK (terrain_pixel_codec (babl_format ("Y' u16"), &c) && c.limit == 1.0, "u16 limit %g", c.limit);
+
+  terrain_pixel_codec (babl_format ("R'G'B'A float"), &c);
+  const float pixels[6][4] = { { 0.5f, 0.5f, 0.5f, 1 },  { 1e20f, 0, 0, 1 }, { 0, NAN, 0, 1 },
+                               { 1, 1, 1, NAN },         { -1e16f, 0, 0, 1 }, { 8e15f, 8e15f, 8e15f, 1 } };
+  const float covered[6] = { 1, 1, 1, 1, 0, 0.5f };
+  gsize first = 99;
+  const gsize count = terrain_pixels_count_unmixable (&c, pixels, covered, 6, &first);
+  CHECK (count == 2 && first == 1, "unmixable: %zu, the first %zu (alpha does not count, "
+         "uncovered pixels neither)", count, first);
+
+  /* What the limit means: babl's own curve takes it to a finite linear value, with room. */
+  float linear[1];
+  const float at_limit[1] = { (float) c.limit };
+  babl_process (babl_fish (babl_format ("Y' float"), babl_format ("Y float")), at_limit, linear, 1);
+  CHECK (isfinite (linear[0]) && linear[0] <= FLT_MAX / 1.5f, "linear light at the limit %g",
+         linear[0]);
+}
+
+/* Double beyond float range, NaN and infinities, read. */
+static void
+test_reading_extremes (void)
+{
+  TerrainPixelCodec c;
+  CHECK (terrain_pixel_codec (babl_format ("Y' double"), &c), "Y' double");
+  const double in[] = { 1e300, -1e300, NAN, INFINITY, -INFINITY, 0.25 };
+  float out[6];
+  terrain_pixels_to_heights (&c, in, out, 6);
+  CHECK (out[0] == FLT_MAX && out[1] == -FLT_MAX, "beyond float: %g %g", out[0], out[1]);
+  CHECK (isnan (out[2]) && out[3] == INFINITY && out[4] == -INFINITY && out[5] == 0.25f,
+         "NaN and infinities: %g %g %g %g", out[2], out[3], out[4], out[5]);
+
+  CHECK (terrain_pixel_codec (babl_format ("Y' half"), &c), "Y' half");
+  const uint16_t halves[] = { 0x7c00, 0xfc00, 0x7e00, 0x7bff };
+  terrain_pixels_to_heights (&c, halves, out, 4);
+  CHECK (out[0] == INFINITY && out[1] == -INFINITY && isnan (out[2]) && out[3] == 65504.0f,
+         "half: %g %g %g %g", out[0], out[1], out[2], out[3]);
+}
+
+int
+main (void)
+{
+  babl_init ();
+  uint64_t state = 20261123;
+  int      curves[4] = { 0 };
+  for (size_t s = 0; s < sizeof spaces / sizeof spaces[0]; s++)
+    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++)
+      for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        {
+          char name[64];
+          snprintf (name, sizeof name, "%s %s", models[m], types[t]);
+          const Babl *format = babl_format_with_space (name, babl_space (spaces[s]));
+          TerrainPixelCodec c;
+          CHECK (terrain_pixel_codec (format, &c), "%s (%s) not taken", name, spaces[s]);
+          snprintf (name + strlen (name), sizeof name - strlen (name), " (%s)", spaces[s]);
+          curves[c.curve]++;
+          test_round_trip (&c, name, &state);
+          test_storage_range (&c, name);
+          test_against_babl (&c, name);
+          test_nearest_step (&c, name);
+          test_alpha (&c, name, &state);
+        }
+  printf ("formats by curve: none %d, linear %d, sRGB %d, babl %d\n", curves[0], curves[1],
+          curves[2], curves[3]);
+  CHECK (curves[TERRAIN_CURVE_NONE] && curves[TERRAIN_CURVE_LINEAR] && curves[TERRAIN_CURVE_SRGB] &&
+           curves[TERRAIN_CURVE_BABL],
+         "every curve is tested");
+  test_reading_extremes ();
+  test_mixable ();
+
+  TerrainPixelCodec c;
+  CHECK (! terrain_pixel_codec (babl_format ("CMYK u8"), &c), "CMYK taken");
+  CHECK (! terrain_pixel_codec (babl_format ("RaGaBaA float"), &c), "premultiplied taken");
+  return CHECK_DONE ("pixel-codec");
+}
