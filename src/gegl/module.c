@@ -2,6 +2,7 @@
  * which GIMP loads into its own process (its gegl-0.4/plug-ins folders). The core runs on
  * GEGL's threads there. */
 #define _GNU_SOURCE /* dladdr */
+#include "huge-pages.h"
 #include "operation.h"
 
 #include <glib/gi18n-lib.h>
@@ -85,6 +86,7 @@ gegl_module_register (GTypeModule *module)
   terrain_translate = translate;
   const TerrainParallel parallel = { run_tasks, NULL, (int) MAX (1, g_get_num_processors ()) };
   terrain_set_parallel (&parallel);
+  terrain_use_huge_pages ();
   for (int i = 0; terrain_procedures[i]; i++)
     terrain_operation_register (module, terrain_procedures[i]);
   return TRUE;

@@ -1,6 +1,7 @@
 #include "operation.h"
 
 #include "heightmap.h"
+#include "huge-pages.h"
 #include "op-properties.h"
 #include "pixel-codec.h"
 #include "terrain-build-id.h"
@@ -215,7 +216,7 @@ render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
   const gboolean              whole = whole_layer (operation);
   *area = whole ? layer : *roi;
 
-  *heights = g_try_new (float, (gsize) area->width * area->height);
+  *heights = terrain_pages_alloc ((gsize) area->width * area->height * sizeof (float));
   if (*heights == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   if (! whole)
@@ -284,7 +285,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
                  why[0] ? why : terrain_status_message (status));
       gegl_buffer_copy (input, roi, GEGL_ABYSS_NONE, output, roi);
     }
-  g_free (heights);
+  terrain_pages_free (heights);
   return TRUE;
 }
 

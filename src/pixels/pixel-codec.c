@@ -294,8 +294,8 @@ mixable_limit (const TerrainPixelCodec *c)
     }
 }
 
-gboolean
-terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec)
+static gboolean
+set_up (const Babl *format, TerrainPixelCodec *codec)
 {
   memset (codec, 0, sizeof *codec);
   codec->format = format;
@@ -318,6 +318,39 @@ terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec)
     codec->curve = TERRAIN_CURVE_NONE; /* a linear space stores heights as they are */
   codec->limit = mixable_limit (codec);
   return TRUE;
+}
+
+/* Setting a codec up costs babl fishes, which for a space with a curve of its own (an ICC
+ * profile's) take babl 0.1 s or more each time: the codecs made so far are kept, by format
+ * (babl's formats live as long as the process). Operations set codecs up from GEGL's
+ * threads. */
+gboolean
+terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec)
+{
+  static GMutex      lock;
+  static GHashTable *made; /* format -> TerrainPixelCodec, or NULL for one that is not taken */
+  g_mutex_lock (&lock);
+  if (made == NULL)
+    made = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  gpointer known;
+  gboolean taken;
+  if (g_hash_table_lookup_extended (made, format, NULL, &known))
+    {
+      taken = known != NULL;
+      if (taken)
+        *codec = *(TerrainPixelCodec *) known;
+      else
+        memset (codec, 0, sizeof *codec);
+    }
+  else
+    {
+      taken = set_up (format, codec);
+      g_hash_table_insert (made, (gpointer) format, taken ? g_memdup2 (codec, sizeof *codec) : NULL);
+    }
+  g_mutex_unlock (&lock);
+  if (! taken)
+    codec->format = format;
+  return taken;
 }
 
 const Babl *

@@ -4,6 +4,7 @@
 #include "apply.h"
 #include "arg-values.h"
 #include "dialog.h"
+#include "huge-pages.h"
 #include "layer-io.h"
 #include "register.h"
 #include "thread-pool.h"
@@ -104,6 +105,7 @@ terrain_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
         return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL, NULL);
     }
   terrain_use_threads (terrain_thread_count ());
+  terrain_use_huge_pages ();
 
   gboolean non_destructive;
   g_object_get (config, TERRAIN_ARG_NON_DESTRUCTIVE, &non_destructive, NULL);

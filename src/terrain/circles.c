@@ -110,7 +110,7 @@ render (const TerrainCircles *p, float *out, int width, int height,
       ! (p->diameter > 0.0 && p->diameter <= 2.0 * TERRAIN_MAX_SIDE))
     return TERRAIN_ERROR_INVALID;
 
-  Circle *circles = malloc ((size_t) p->iterations * sizeof *circles);
+  Circle *circles = terrain_alloc ((size_t) p->iterations * sizeof *circles);
   if (circles == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   TerrainRng rng;
@@ -139,7 +139,7 @@ render (const TerrainCircles *p, float *out, int width, int height,
   status = terrain_parallel_chunks (height, terrain_map_strips (height, width),
                                     p->iterations, chunk_circles (p, width, height), circle_rows,
                                     &job, progress, 0.0, 1.0);
-  free (circles);
+  terrain_free (circles);
   return status;
 }
 

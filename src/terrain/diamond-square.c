@@ -431,7 +431,7 @@ terrain_diamond_square_defaults (TerrainDiamondSquare *params)
 static double *
 summed_area_table (const float *guide, int w, int h)
 {
-  double *sat = calloc ((size_t) (w + 1) * (h + 1), sizeof (double));
+  double *sat = terrain_calloc ((size_t) (w + 1) * (h + 1), sizeof (double));
   if (sat == NULL)
     return NULL;
   for (int y = 0; y < h; y++)
@@ -485,7 +485,7 @@ set_guided_nodes (const Lattice *l, float *v, int w, int hgt, const float *guide
         const int y = node_pixel (l, b * spacing, l->nodes_y, height);
         v[(size_t) b * w + a] = (float) (2.0 * box_mean (sat, width, height, x, y, spacing) - 1.0);
       }
-  free (sat);
+  terrain_free (sat);
   return 1;
 }
 
@@ -495,7 +495,7 @@ alloc_floats (size_t w, size_t h)
 {
   if (h != 0 && w > SIZE_MAX / sizeof (float) / h)
     return NULL;
-  return malloc ((w * h > 0 ? w * h : 1) * sizeof (float));
+  return terrain_alloc ((w * h > 0 ? w * h : 1) * sizeof (float));
 }
 
 /* Rows of the last level per progress report (and cancellation check) with one thread. */
@@ -610,7 +610,7 @@ make_level (const Stream *plan, int first, int level, const Kernels *kern,
             const TerrainProgress *progress, double from, double to, Range *range)
 {
   const int     rows = plan[level].oh, strips = terrain_map_strips (rows, plan[level].ow);
-  StripJob      job = { plan, first, level, kern, calloc ((size_t) strips, sizeof (StreamSet)) };
+  StripJob      job = { plan, first, level, kern, terrain_calloc ((size_t) strips, sizeof (StreamSet)) };
   TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
   int           ready = 0;
   if (job.sets == NULL)
@@ -624,9 +624,9 @@ make_level (const Stream *plan, int first, int level, const Kernels *kern,
     {
       if (status == TERRAIN_OK && range)
         range_merge (range, &job.sets[s].streams[level].range);
-      free (job.sets[s].memory);
+      terrain_free (job.sets[s].memory);
     }
-  free (job.sets);
+  terrain_free (job.sets);
   return status;
 }
 
@@ -739,7 +739,7 @@ static int
 level_column_hashes (Stream *s, uint32_t seed)
 {
   const int columns = level_columns (s);
-  s->lv.col_even = malloc (((size_t) columns + 2) * sizeof (uint32_t));
+  s->lv.col_even = terrain_alloc (((size_t) columns + 2) * sizeof (uint32_t));
   if (s->lv.col_even == NULL)
     return 0;
   s->lv.col_odd = s->lv.col_even + columns / 2 + 1;
@@ -844,11 +844,11 @@ render_free (Render *r)
   for (int k = 1; k <= r->last; k++)
     {
       if (k < r->last)
-        free (r->plan[k].rows);
-      free (r->plan[k].lv.col_even);
+        terrain_free (r->plan[k].rows);
+      terrain_free (r->plan[k].lv.col_even);
     }
-  free (r->top_nodes);
-  free (r->whole);
+  terrain_free (r->top_nodes);
+  terrain_free (r->whole);
 }
 
 /* Renders diamond-square heights (corners at 0 when fixed; from the guide's nodes down when
@@ -936,7 +936,7 @@ terrain_diamond_square (const TerrainDiamondSquare *p, float *out, int width, in
                                               p, progress);
       if (status == TERRAIN_OK)
         lattice_to_layer (&l, out, width, height);
-      free (l.v);
+      terrain_free (l.v);
       if (status != TERRAIN_OK)
         return status;
       terrain_min_max (out, n, &lo, &hi);

@@ -243,12 +243,12 @@ terrain_fault (const TerrainFault *p, float *out, int width, int height,
 
   const int band_rows = width >= BAND_DIFFS ? 1 : BAND_DIFFS / width < height ? BAND_DIFFS / width
                                                                             : height;
-  Line     *lines = malloc ((size_t) p->iterations * sizeof *lines);
-  int64_t  *diffs = malloc ((size_t) band_rows * width * sizeof *diffs);
+  Line     *lines = terrain_alloc ((size_t) p->iterations * sizeof *lines);
+  int64_t  *diffs = terrain_alloc ((size_t) band_rows * width * sizeof *diffs);
   if (lines == NULL || diffs == NULL)
     {
-      free (lines);
-      free (diffs);
+      terrain_free (lines);
+      terrain_free (diffs);
       return TERRAIN_ERROR_NO_MEMORY;
     }
   draw_lines (p, lines, width, height);
@@ -272,7 +272,7 @@ terrain_fault (const TerrainFault *p, float *out, int width, int height,
       if (terrain_progress_report (progress, 1.0))
         status = TERRAIN_CANCELLED;
     }
-  free (lines);
-  free (diffs);
+  terrain_free (lines);
+  terrain_free (diffs);
   return status;
 }

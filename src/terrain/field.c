@@ -195,10 +195,10 @@ typedef struct
 static void
 scratch_free (Scratch *s)
 {
-  free (s->buffer[0]);
-  free (s->buffer[1]);
-  free (s->diamonds);
-  free (s->column_hash);
+  terrain_free (s->buffer[0]);
+  terrain_free (s->buffer[1]);
+  terrain_free (s->diamonds);
+  terrain_free (s->column_hash);
 }
 
 static TerrainStatus
@@ -214,10 +214,10 @@ scratch_alloc (Scratch *s, const Rect *rects, int first, int levels)
       diamonds = (w - 1) * (h - 1) > diamonds ? (w - 1) * (h - 1) : diamonds;
       columns = 2 * w - 1 > columns ? 2 * w - 1 : columns;
     }
-  s->buffer[0] = malloc (nodes[0] * sizeof (float));
-  s->buffer[1] = malloc (nodes[1] * sizeof (float));
-  s->diamonds = malloc (diamonds * sizeof (float));
-  s->column_hash = malloc (columns * sizeof (uint32_t));
+  s->buffer[0] = terrain_alloc (nodes[0] * sizeof (float));
+  s->buffer[1] = terrain_alloc (nodes[1] * sizeof (float));
+  s->diamonds = terrain_alloc (diamonds * sizeof (float));
+  s->column_hash = terrain_alloc (columns * sizeof (uint32_t));
   if (! s->buffer[0] || ! s->buffer[1] || ! s->diamonds || ! s->column_hash)
     {
       scratch_free (s);
@@ -463,11 +463,11 @@ typedef struct
 static void
 guide_free (GuideTable *t, GuideBoxes *b)
 {
-  free (t->sum);
-  free (b->xruns);
-  free (b->yruns);
-  free (b->xn);
-  free (b->yn);
+  terrain_free (t->sum);
+  terrain_free (b->xruns);
+  terrain_free (b->yruns);
+  terrain_free (b->xn);
+  terrain_free (b->yn);
 }
 
 /* The integral image of t's extent and the boxes of rw x rh nodes; on failure nothing is
@@ -480,11 +480,11 @@ guide_alloc (GuideTable *t, GuideBoxes *b, int rw, int rh)
       (size_t) rw > SIZE_MAX / 6 / sizeof (GuideRun) ||
       (size_t) rh > SIZE_MAX / 6 / sizeof (GuideRun))
     return TERRAIN_ERROR_NO_MEMORY;
-  t->sum = malloc (stride * ((size_t) t->h + 1) * sizeof (int64_t));
-  b->xruns = malloc ((size_t) rw * 6 * sizeof (GuideRun));
-  b->yruns = malloc ((size_t) rh * 6 * sizeof (GuideRun));
-  b->xn = malloc ((size_t) rw * 2 * sizeof (int));
-  b->yn = malloc ((size_t) rh * 2 * sizeof (int));
+  t->sum = terrain_alloc (stride * ((size_t) t->h + 1) * sizeof (int64_t));
+  b->xruns = terrain_alloc ((size_t) rw * 6 * sizeof (GuideRun));
+  b->yruns = terrain_alloc ((size_t) rh * 6 * sizeof (GuideRun));
+  b->xn = terrain_alloc ((size_t) rw * 2 * sizeof (int));
+  b->yn = terrain_alloc ((size_t) rh * 2 * sizeof (int));
   if (t->sum && b->xruns && b->yruns && b->xn && b->yn)
     return TERRAIN_OK;
   guide_free (t, b);

@@ -239,7 +239,7 @@ run_ridged_curve (const Pass *p, void (*curve) (const Pass *, float *, int),
 {
   const int w = p->width, h = p->height;
   const int band = w >= RIDGE_BAND_CELLS ? 1 : RIDGE_BAND_CELLS / w < h ? RIDGE_BAND_CELLS / w : h;
-  float *ridges = malloc ((size_t) band * w * sizeof (float));
+  float *ridges = terrain_alloc ((size_t) band * w * sizeof (float));
   if (ridges == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   TerrainField f;
@@ -265,7 +265,7 @@ run_ridged_curve (const Pass *p, void (*curve) (const Pass *, float *, int),
       if (status == TERRAIN_OK)
         status = run_pass (&rows_pass, curve, NULL, 0.0, 0.0);
     }
-  free (ridges);
+  terrain_free (ridges);
   return status;
 }
 

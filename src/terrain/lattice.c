@@ -1,5 +1,7 @@
 #include "lattice.h"
 
+#include "terrain-common.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -55,7 +57,7 @@ lattice_alloc (Lattice *l)
 {
   if ((size_t) l->nodes_x > SIZE_MAX / sizeof (float) / (size_t) l->nodes_y)
     return 0;
-  l->v = malloc ((size_t) l->nodes_x * l->nodes_y * sizeof (float));
+  l->v = terrain_alloc ((size_t) l->nodes_x * l->nodes_y * sizeof (float));
   return l->v != NULL;
 }
 

@@ -158,7 +158,7 @@ terrain_particles (const TerrainParticles *p, float *out, int width, int height,
   Deposit d = { .width = width, .height = height, .roll = p->mode == TERRAIN_PARTICLES_ROLL };
   /* uint32_t is as wide as float, so terrain_check_size already vouched for the size;
    * at most 10^8 particles per cell also fit. */
-  d.count = calloc (n, sizeof *d.count);
+  d.count = terrain_calloc (n, sizeof *d.count);
   if (d.count == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   terrain_rng_init (&d.walk, p->seed, STREAM_WALK);
@@ -169,7 +169,7 @@ terrain_particles (const TerrainParticles *p, float *out, int width, int height,
   if (status == TERRAIN_OK)
     for (size_t i = 0; i < n; i++)
       out[i] = (float) (d.count[i] * p->particle_height);
-  free (d.count);
+  terrain_free (d.count);
   if (status != TERRAIN_OK)
     return status;
 

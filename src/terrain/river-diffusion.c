@@ -85,7 +85,7 @@ river_diffusion_init (RiverDiffusion *d, const RiverGrid *g, double coefficient)
   const size_t w = (size_t) g->width, h = (size_t) g->height;
   const size_t line_floats = 4 * (w + h);
   memset (d, 0, sizeof *d);
-  d->block = malloc ((line_floats + w + g->cells) * sizeof (float));
+  d->block = terrain_alloc ((line_floats + w + g->cells) * sizeof (float));
   if (d->block == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   float *next = d->block;
@@ -109,7 +109,7 @@ river_diffusion_init (RiverDiffusion *d, const RiverGrid *g, double coefficient)
 void
 river_diffusion_free (RiverDiffusion *d)
 {
-  free (d->block);
+  terrain_free (d->block);
   d->block = NULL;
 }
 

@@ -48,7 +48,7 @@ allocate (RiverRun *r, int with_uplift)
   const size_t per_cell = 16 + 2 + 3 + (with_uplift ? 8 : 0);
   if (n > INT32_MAX || n > SIZE_MAX / per_cell - 2 * spare)
     return TERRAIN_ERROR_NO_MEMORY;
-  unsigned char *b = r->block = malloc (n * per_cell + 2 * spare * sizeof (int32_t));
+  unsigned char *b = r->block = terrain_alloc (n * per_cell + 2 * spare * sizeof (int32_t));
   if (b == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   RiverGrid *g = &r->g;
@@ -303,7 +303,7 @@ prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps, float **original)
   r->scale_exponent = with_uplift ? 0 : scale_exponent_of (heights, g->cells);
   if (status == TERRAIN_OK && r->scale_exponent)
     {
-      *original = malloc (g->cells * sizeof (float));
+      *original = terrain_alloc (g->cells * sizeof (float));
       if (*original == NULL)
         status = TERRAIN_ERROR_NO_MEMORY;
       else
@@ -357,7 +357,7 @@ terrain_river_erosion (const TerrainRiverErosion *params, float *heights, int wi
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
     status = TERRAIN_CANCELLED;
   river_diffusion_free (&r.diffusion);
-  free (r.block);
-  free (original);
+  terrain_free (r.block);
+  terrain_free (original);
   return status;
 }

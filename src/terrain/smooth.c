@@ -62,7 +62,7 @@ old_rows_init (OldRows *o, int radius, int width, int height)
   o->height = height;
   o->first = 0;
   o->end = height;
-  o->ring = malloc ((size_t) (3 * radius + 1) * ((size_t) width + 2) * sizeof (float));
+  o->ring = terrain_alloc ((size_t) (3 * radius + 1) * ((size_t) width + 2) * sizeof (float));
   return o->ring != NULL;
 }
 
@@ -169,8 +169,8 @@ iterate_rows (float *data, int width, int height, int radius, int iterations, Ro
               const void *params, size_t scratch_size, const TerrainProgress *progress)
 {
   const int   strips = terrain_map_strips (height, width);
-  StripFilter f = { data, calloc ((size_t) strips, sizeof (OldRows)),
-                    malloc (((size_t) strips * scratch_size + 1) * sizeof (double)),
+  StripFilter f = { data, terrain_calloc ((size_t) strips, sizeof (OldRows)),
+                    terrain_alloc (((size_t) strips * scratch_size + 1) * sizeof (double)),
                     scratch_size, update, params };
   int         ready = 0;
   if (f.old != NULL && f.scratch != NULL)
@@ -185,9 +185,9 @@ iterate_rows (float *data, int width, int height, int radius, int iterations, Ro
                                       (double) (it + 1) / iterations);
     }
   for (int s = 0; s < ready; s++)
-    free (f.old[s].ring);
-  free (f.old);
-  free (f.scratch);
+    terrain_free (f.old[s].ring);
+  terrain_free (f.old);
+  terrain_free (f.scratch);
   return status == TERRAIN_OK ? finished (progress) : status;
 }
 

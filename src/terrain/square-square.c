@@ -106,7 +106,7 @@ terrain_square_square_lattice (Lattice *l, int width, int height, int periodic,
   l->v = NULL;
   if (! lattice_alloc (l))
     return TERRAIN_ERROR_NO_MEMORY;
-  float *scratch = malloc ((size_t) l->nodes_x * l->nodes_y * sizeof (float));
+  float *scratch = terrain_alloc ((size_t) l->nodes_x * l->nodes_y * sizeof (float));
   if (scratch == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
 
@@ -121,7 +121,7 @@ terrain_square_square_lattice (Lattice *l, int width, int height, int periodic,
     {
       if (terrain_progress_report (progress, (double) (level - 1) / (levels + 1)))
         {
-          free (scratch);
+          terrain_free (scratch);
           return TERRAIN_CANCELLED;
         }
       amplitude *= decay;
@@ -131,6 +131,6 @@ terrain_square_square_lattice (Lattice *l, int width, int height, int periodic,
       nx = children (nx, periodic);
       ny = children (ny, periodic);
     }
-  free (scratch);
+  terrain_free (scratch);
   return TERRAIN_OK;
 }

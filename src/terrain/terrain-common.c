@@ -1,5 +1,9 @@
 #include "terrain-common.h"
 
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 const char *
 terrain_status_message (TerrainStatus status)
 {
@@ -29,6 +33,53 @@ terrain_check_size (int width, int height)
   if ((size_t) width > SIZE_MAX / sizeof (float) / (size_t) height)
     return TERRAIN_ERROR_NO_MEMORY;
   return TERRAIN_OK;
+}
+
+static void *
+plain_alloc (size_t bytes, void *user)
+{
+  (void) user;
+  return malloc (bytes ? bytes : 1);
+}
+
+static void
+plain_release (void *block, void *user)
+{
+  (void) user;
+  free (block);
+}
+
+static const TerrainMemory plain_memory = { plain_alloc, plain_release, NULL };
+static TerrainMemory       memory_set = { plain_alloc, plain_release, NULL };
+
+void
+terrain_set_memory (const TerrainMemory *memory)
+{
+  memory_set = memory && memory->alloc && memory->release ? *memory : plain_memory;
+}
+
+void *
+terrain_alloc (size_t bytes)
+{
+  return memory_set.alloc (bytes, memory_set.user);
+}
+
+void *
+terrain_calloc (size_t n, size_t size)
+{
+  if (size != 0 && n > SIZE_MAX / size)
+    return NULL;
+  void *block = terrain_alloc (n * size);
+  if (block)
+    memset (block, 0, n * size);
+  return block;
+}
+
+void
+terrain_free (void *block)
+{
+  if (block)
+    memory_set.release (block, memory_set.user);
 }
 
 static TerrainParallel parallel_set; /* run == NULL: one thread */

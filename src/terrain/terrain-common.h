@@ -6,6 +6,13 @@
 
 #include "terrain-types.h"
 
+/* The core's memory, through the program's TerrainMemory (terrain_set_memory): every block
+ * the core allocates comes from terrain_alloc or terrain_calloc (zeroed; NULL also when
+ * n x size overflows) and goes back through terrain_free (NULL is fine). */
+void *terrain_alloc (size_t bytes);
+void *terrain_calloc (size_t n, size_t size);
+void  terrain_free (void *block);
+
 /* Calls progress->report; returns non-zero when the caller must stop. */
 int terrain_progress_report (const TerrainProgress *progress, double fraction);
 

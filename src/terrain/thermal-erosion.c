@@ -505,15 +505,15 @@ terrain_thermal_erosion (const TerrainThermalErosion *p, float *data, int width,
                            : CELLS_PER_REPORT / width < height ? CELLS_PER_REPORT / width : height;
   int tasks = terrain_parallel_threads ();
   tasks = tasks < band_rows ? tasks : band_rows;
-  float *spare = malloc (n * sizeof (float));
-  float *rates = malloc ((size_t) tasks * 3 * width * sizeof (float));
-  int   *changed = malloc ((size_t) tasks * sizeof (int));
+  float *spare = terrain_alloc (n * sizeof (float));
+  float *rates = terrain_alloc ((size_t) tasks * 3 * width * sizeof (float));
+  int   *changed = terrain_alloc ((size_t) tasks * sizeof (int));
   status = spare && rates && changed
              ? erode (p, data, width, height, spare, rates, changed, band_rows, tasks, progress)
              : TERRAIN_ERROR_NO_MEMORY;
-  free (spare);
-  free (rates);
-  free (changed);
+  terrain_free (spare);
+  terrain_free (rates);
+  terrain_free (changed);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
     status = TERRAIN_CANCELLED;
   return status;

@@ -185,14 +185,15 @@ IMAGE = """(let* ((image (car (gimp-image-new 32 32 GRAY)))
   (gimp-image-insert-layer image layer 0 0)
   %s)"""
 INVALID = "%s: invalid argument: %s"
-KERNEL = "custom-kernel \"%.60s\" is not 9 or 25 numbers with a non-zero sum"
+KERNEL = ("custom-kernel: item %d, \"%.*s\", is not a number (write numbers like 2, -0.5, .25 or "
+          "1e-2, with '.' as decimal point)")
 ROUGHNESS = ("roughness %g is below 0.5: with convention \"lighthouse-code\" H = 1/roughness "
              "must stay within 2")
 DRAWABLES = "Terrain procedures work on exactly one drawable, got %d."
 # (name, call, English format, its arguments, the argument that is itself a translated reason)
 failures = [
     ("kernel", '(plug-in-terrain-smooth #:image image #:drawables (vector layer) #:method "matrix" '
-               '#:kernel "custom" #:custom-kernel "1 2 x")', KERNEL, ("1 2 x",), "plug-in-terrain-smooth"),
+               '#:kernel "custom" #:custom-kernel "1 2 x")', KERNEL, (3, 1, "x"), "plug-in-terrain-smooth"),
     ("lighthouse", '(plug-in-terrain-diamond-square #:image image #:drawables (vector layer) '
                    '#:convention "lighthouse-code" #:roughness 0.3)', ROUGHNESS, (0.3,),
      "plug-in-terrain-diamond-square"),

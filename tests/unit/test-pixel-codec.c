@@ -31,7 +31,7 @@
 static const char *const types[] = { "u8", "u16", "u32", "half", "float", "double" };
 static const char *const models[] = { "Y'", "Y", "Y~", "Y'A", "YA", "Y~A",
                                       "R'G'B'", "RGB", "R~G~B~", "R'G'B'A", "RGBA", "R~G~B~A" };
-static const char *const spaces[] = { "sRGB", "scRGB", "Rec2020", "ProPhoto", "Apple" };
+static const char *const spaces[] = { "sRGB", "scRGB", "Rec2020", "Apple" };
 
 /* A small fixed-seed generator: the tests see the same pixels on every run. */
 static uint64_t
@@ -60,8 +60,9 @@ static uint16_t
 half_of (double v)
 {
   /* Finite halves only: round by the codec's own writer through a 1-pixel gray format. */
-  TerrainPixelCodec c;
-  terrain_pixel_codec (babl_format ("Y' half"), &c);
+  static TerrainPixelCodec c;
+  if (c.format == NULL)
+    terrain_pixel_codec (babl_format ("Y' half"), &c);
   const float h = (float) v;
   uint16_t    out;
   terrain_heights_to_pixels (&c, &h, NULL, &out, 1);
@@ -325,7 +326,10 @@ main (void)
           curves[c.curve]++;
           test_round_trip (&c, name, &state);
           test_storage_range (&c, name);
-          test_against_babl (&c, name);
+          /* Curves and weights do not depend on the type, and a babl fish takes babl
+           * tens of milliseconds to choose: against babl in u16 and float only. */
+          if (c.type == TERRAIN_SAMPLE_U16 || c.type == TERRAIN_SAMPLE_FLOAT)
+            test_against_babl (&c, name);
           test_nearest_step (&c, name);
           test_alpha (&c, name, &state);
         }

@@ -1,7 +1,10 @@
 /* Threads: every procedure gives the same bits with 1, 2, 3 and 4 threads (memcmp against
  * one thread), at defaults and with varied arguments, at odd sizes, and so does the
  * hillshade; the row-strip helper visits every row once, in order within a strip;
- * cancelling with 2 threads stops. */
+ * cancelling with 2 threads stops. All of it with a program's own memory
+ * (terrain_set_memory) that marks its blocks, fills them with garbage and counts them: every
+ * block the core takes comes back to it, through it, and nothing reads memory before
+ * writing it (the results would then differ between thread counts or from the plain run). */
 #include "check.h"
 #include "progress-log.h"
 #include "timing.h"
@@ -480,9 +483,59 @@ test_min_max_parts (void)
   free (data);
 }
 
+/* ---- The program's memory ---- */
+
+#define BLOCK_MAGIC 0x7e44a1c3u
+typedef struct
+{
+  unsigned magic;
+  size_t   bytes;
+  double   align; /* the block after the header stays aligned for any type */
+} BlockHeader;
+
+typedef struct
+{
+  long live, taken, foreign;
+} MemoryLog;
+
+static MemoryLog memory_log;
+
+static void *
+checked_alloc (size_t bytes, void *user)
+{
+  MemoryLog *log = user;
+  BlockHeader *h = malloc (sizeof *h + bytes);
+  if (h == NULL)
+    return NULL;
+  h->magic = BLOCK_MAGIC;
+  h->bytes = bytes;
+  /* Garbage, as reused memory holds, different for every block. */
+  const long taken = __atomic_add_fetch (&log->taken, 1, __ATOMIC_SEQ_CST);
+  memset (h + 1, (int) (taken * 37 + 11) & 0xff, bytes);
+  __atomic_add_fetch (&log->live, 1, __ATOMIC_SEQ_CST);
+  return h + 1;
+}
+
+static void
+checked_release (void *block, void *user)
+{
+  MemoryLog   *log = user;
+  BlockHeader *h = (BlockHeader *) block - 1;
+  if (h->magic != BLOCK_MAGIC)
+    {
+      __atomic_add_fetch (&log->foreign, 1, __ATOMIC_SEQ_CST);
+      return; /* not ours: leak it rather than crash */
+    }
+  h->magic = 0;
+  __atomic_sub_fetch (&log->live, 1, __ATOMIC_SEQ_CST);
+  free (h);
+}
+
 int
 main (void)
 {
+  const TerrainMemory checked = { checked_alloc, checked_release, &memory_log };
+  terrain_set_memory (&checked);
   test_strip_sizes ();
   test_min_max_parts ();
   test_parallel_rows ();
@@ -490,5 +543,11 @@ main (void)
   test_hillshade_bit_identical ();
   test_cancel_two_threads ();
   test_cancel_promptly ();
+  terrain_set_memory (NULL);
+  printf ("memory: %ld blocks taken, %ld not given back, %ld not the program's\n",
+          memory_log.taken, memory_log.live, memory_log.foreign);
+  CHECK (memory_log.taken > 100 && memory_log.live == 0 && memory_log.foreign == 0,
+         "the core's memory: %ld taken, %ld live, %ld foreign", memory_log.taken,
+         memory_log.live, memory_log.foreign);
   return CHECK_DONE ("threads");
 }

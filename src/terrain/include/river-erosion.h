@@ -69,6 +69,15 @@
  *    scaled like the heights by the final normalisation).
  *  - Determinism: no random seed; the result is a function of the input and the
  *    parameters, bit-identical for any thread count.
+ *  - Where float runs out (found by fuzzing; the fuzz harness allows for these): a cell at
+ *    FLT_MAX whose neighbours are at FLT_MAX too has no float above its receiver, so it
+ *    cannot be made to drain (a wrapped ring of heights up to FLT_MAX left cells so); a
+ *    change beyond FLT_MAX saturates the erosion and deposition maps, whose difference is
+ *    then not the change; with uplift from the layer and every cell an outlet, nothing
+ *    rises and the normalisation of a flat map gives 0.5 everywhere, not 0. Maps beyond
+ *    2^64 in magnitude are worked on scaled down by a power of two, keeping the order of
+ *    any two values and the side of the sea level each is on; cells the run leaves as they
+ *    were get their input back.
  */
 #ifndef TERRAIN_RIVER_EROSION_H
 #define TERRAIN_RIVER_EROSION_H
