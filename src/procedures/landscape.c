@@ -15,13 +15,16 @@ static const TerrainChoiceItem presets[] = {
     N_("Land in the middle of the layer, flat sea floor at its edges") },
   { "mesa",          N_("Mesa"),
     N_("Flat-topped tables and terraces with steep cliffs and talus at their feet") },
+  { "river-valleys", N_("River valleys"),
+    N_("Mountain ranges cut by branching river valleys that drain to the layer's edges") },
   { NULL, NULL, NULL }
 };
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainLandscape, seed),
   TERRAIN_CHOICE ("preset", N_("Preset"),
-                  N_("The landscape: \"alpine\", \"rolling-hills\", \"islands\" or \"mesa\""),
+                  N_("The landscape: \"alpine\", \"rolling-hills\", \"islands\", \"mesa\" or "
+                     "\"river-valleys\""),
                   presets, TerrainLandscape, preset),
   TERRAIN_INT ("feature-size", N_("Feature size"),
                N_("Size of the largest features in pixels: the field's iterations are "
@@ -34,11 +37,11 @@ static const TerrainArg args[] = {
 const TerrainProcedureInfo terrain_procedure_landscape = {
   .name = "plug-in-terrain-landscape",
   .menu_label = N_("Landscape Preset..."),
-  .blurb = N_("Render a ready-made landscape: alpine, rolling hills, islands or mesa"),
+  .blurb = N_("Render a ready-made landscape: alpine, rolling hills, islands, mesa or river valleys"),
   /* xgettext:no-c-format */
   .help = N_("One-click landscapes composed from the other procedures' parts: the infinite field "
              "(iterations round(log2(feature-size)), stretched to the full range by its minimum and "
-             "maximum), a height curve, then smoothing or thermal erosion; slopes and smoothing "
+             "maximum), a height curve, then smoothing, thermal or river erosion; slopes and smoothing "
              "lengths are relative to F, the feature size (at most the layer's longer side), so a "
              "preset looks the same at any scale. \"alpine\": field of roughness 0.8, curve b^1.5 "
              "times a ridge mask 0.2 + 0.8 r^2, r = 1 - |2c - 1| from a second field c (roughness "
@@ -52,7 +55,11 @@ const TerrainProcedureInfo terrain_procedure_landscape = {
              "at 0.1, which covers the whole border. \"mesa\": field of roughness 1.4, curve b^1.5, "
              "quantised into 4 steps with a narrow smooth-step between levels (flat tops and floors "
              "at 0, 0.25, 0.5, 0.75, 1, steep cliffs), then thermal erosion (20 iterations, talus "
-             "16/F) for talus at the cliff feet. Deterministic: the same seed, preset, feature size "
+             "16/F) for talus at the cliff feet. \"river-valleys\": field of roughness 1.2, stretched, as "
+             "the uplift map of River Erosion (100 iterations, erosion 2, diffusion 60, open edges): "
+             "mountain ranges where the field is high, cut by dendritic valleys that drain to the "
+             "layer's border, every pixel draining; several times slower than the other presets. "
+             "Deterministic: the same seed, preset, feature size "
              "and layer size give the same heights; the stretch and the erosion look at the whole "
              "layer, so neighbouring layers do not join. Tune the result further with the other "
              "filters."),

@@ -3,6 +3,7 @@
 #include "field.h"
 #include "heightmap.h"
 #include "random.h"
+#include "river-erosion.h"
 #include "smooth.h"
 #include "terrain-common.h"
 #include "thermal-erosion.h"
@@ -35,6 +36,12 @@
 #define MESA_CLIFF             0.02f       /* share of a step that is cliff, between levels */
 #define MESA_ITERATIONS        20
 #define MESA_TALUS             16.0        /* / feature size */
+
+#define RIVERS_ROUGHNESS       1.2         /* a smooth uplift map: ranges, not speckle */
+#define RIVERS_ITERATIONS      100         /* near steady state at these strengths */
+#define RIVERS_EROSION         2.0
+#define RIVERS_DIFFUSION       60.0        /* millionths of L^2 per step: hillslopes round
+                                            * off the one-pixel ridges between channels */
 
 /* b^1.5 = b sqrt (b): the peaked curve of alpine and mesa, correctly rounded operations only
  * (no powf, whose last bit differs between C libraries). */
@@ -360,6 +367,24 @@ finish_sea (const Finish *finish, Pass *pass, double feature, const TerrainProgr
   return run_pass (pass, islands_sea_row, progress, from, to);
 }
 
+/* River valleys: the curve's result (the stretched base) is the uplift map that river
+ * erosion grows mountains from; its own normalisation leaves the result on [0, 1]. */
+static TerrainStatus
+finish_rivers (const Finish *finish, Pass *pass, double feature,
+               const TerrainProgress *progress, double from, double to)
+{
+  TerrainRiverErosion rivers;
+  Stage               stage;
+  (void) feature; /* the solver's lengths are relative to the layer already */
+  terrain_river_erosion_defaults (&rivers);
+  rivers.iterations = finish->iterations;
+  rivers.erosion = RIVERS_EROSION;
+  rivers.diffusion = finish->length;
+  rivers.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
+  return terrain_river_erosion (&rivers, pass->data, pass->width, pass->height, NULL,
+                                stage_progress (&stage, progress, from, to));
+}
+
 /* Where each stage ends on the progress bar (about its share of the time). */
 typedef struct
 {
@@ -371,7 +396,7 @@ typedef struct
   double            roughness; /* the base field's H */
   const RidgeField *ridges;    /* NULL, or the field the curve reads beside the base */
   void            (*curve) (const Pass *pass, float *row, int y);
-  Finish            finish;
+  Finish            finish;   /* rivers: length is the diffusion */
   int               stretch;   /* stretched onto [0, 1] again after the finishing stage */
   Shares            shares;
 } Recipe;
@@ -396,6 +421,10 @@ static const Recipe recipes[] = {
     .roughness = MESA_ROUGHNESS, .curve = mesa_row,
     .finish = { finish_erode, MESA_ITERATIONS, MESA_TALUS },
     .shares = { 0.20, 0.25, 1.00 } },
+  [TERRAIN_LANDSCAPE_RIVER_VALLEYS] = {
+    .roughness = RIVERS_ROUGHNESS, .curve = stretch_row,
+    .finish = { finish_rivers, RIVERS_ITERATIONS, RIVERS_DIFFUSION },
+    .shares = { 0.02, 0.03, 1.00 } },
 };
 
 /* The scale of slopes and smoothing: the feature size, but no more than the layer's longer
@@ -477,7 +506,7 @@ terrain_landscape (const TerrainLandscape *params, float *out, int width, int he
   TerrainStatus status = terrain_check_size (width, height);
   if (status != TERRAIN_OK)
     return status;
-  if ((unsigned) params->preset > TERRAIN_LANDSCAPE_MESA ||
+  if ((unsigned) params->preset > TERRAIN_LANDSCAPE_RIVER_VALLEYS ||
       params->feature_size < TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE ||
       params->feature_size > TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE)
     return TERRAIN_ERROR_INVALID;

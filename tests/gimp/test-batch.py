@@ -139,6 +139,8 @@ plain_cases = [
      {"seed": 3, "preset": "alpine", "feature-size": 64}),
     ("landscape-mesa-u8", "plug-in-terrain-landscape", "PRECISION-U8-NON-LINEAR", 128, 128,
      {"seed": 4, "preset": "mesa", "feature-size": 32}),
+    ("landscape-rivers-u16", "plug-in-terrain-landscape", "PRECISION-U16-NON-LINEAR", 128, 96,
+     {"seed": 2, "preset": "river-valleys", "feature-size": 64}),
 ]
 scripts = []
 for name, procedure, precision, w, h, args in plain_cases:
@@ -153,6 +155,7 @@ scripts.append(image_script(128, 128, "PRECISION-U16-NON-LINEAR",
 
 # Procedures that read the layer: its content is exported first, and the core works on that file.
 ROUGH = call(DS, {"seed": 17, "roughness": 0.4})
+RIVER = "plug-in-terrain-river-erosion"
 BLOB = ("(gimp-context-set-feather TRUE)(gimp-context-set-feather-radius 30 30)"
         "(gimp-image-select-ellipse image CHANNEL-OP-REPLACE 30 20 60 50)"
         "(gimp-drawable-edit-fill layer FILL-WHITE)(gimp-selection-none image)")
@@ -169,6 +172,11 @@ layer_cases = [
      {"iterations": 20}, (10, 10, 70, 50)),
     ("hydraulic-u16", "plug-in-terrain-hydraulic-erosion", "PRECISION-U16-NON-LINEAR", ROUGH,
      {"seed": 5, "droplets": 20000, "inertia": 0.1, "radius": 2, "max-steps": 40}, None),
+    ("river-u16", RIVER, "PRECISION-U16-NON-LINEAR", ROUGH, {"iterations": 20, "erosion": 0.2}, None),
+    ("river-wrap-u8-selection", RIVER, "PRECISION-U8-NON-LINEAR", ROUGH,
+     {"iterations": 10, "edges": "wrap", "sea-level": 0.2, "diffusion": 5}, (20, 10, 60, 40)),
+    ("river-uplift-u8", RIVER, "PRECISION-U8-NON-LINEAR", BLOB,
+     {"uplift": "layer", "iterations": 30, "erosion": 1.0, "slope-exponent": 1.5}, None),
     ("guided-ds-u16", DS, "PRECISION-U16-NON-LINEAR", BLOB, {"seed": 3, "guide": 1, "guide-scale": 16}, None),
     ("guided-field-u16", FIELD, "PRECISION-U16-NON-LINEAR", BLOB,
      {"seed": 4, "guide": 1, "guide-scale": 16, "iterations": 7, "offset-x": 50}, None),

@@ -1,6 +1,6 @@
 /* Landscape presets: one-click landscapes composed from the other parts of the core - the
- * infinite field (field.h) as the base, a height curve, then smoothing (smooth.h) or
- * thermal erosion (thermal-erosion.h). The preset is the point: its only knobs are the
+ * infinite field (field.h) as the base, a height curve, then smoothing (smooth.h), thermal
+ * erosion (thermal-erosion.h) or river erosion (river-erosion.h). The preset is the point: its only knobs are the
  * seed and the size of the largest features; users tune the result further with the
  * other filters.
  *
@@ -46,12 +46,19 @@
  *    20 iterations, talus 16 / F, strength 0.5, 8 neighbours: the cliffs slump to steep
  *    talus slopes with aprons at their feet; flat tops and floors stay exactly at their
  *    levels. Not stretched again (erosion keeps every height within [0, 1]).
+ *  - river-valleys: H = 1.2 (smooth: mountain ranges, not speckle). The stretched base b is
+ *    the uplift map of river erosion (river-erosion.h, uplift from the layer): 100 steps,
+ *    erosion 2, diffusion 60, m = 0.5, n = 1, open edges, sea level 0. Mountains rise where
+ *    b is high while rivers cut dendritic valleys that drain to the layer's border; the
+ *    solver's lengths are relative to the layer (the feature size sets only the size of
+ *    the ranges), and its normalisation leaves the result on [0, 1], with no pit. Several
+ *    times slower than the other presets (seconds at 1024 x 1024).
  *  - Output in [0, 1], finite; deterministic (the field's hash, no other randomness).
  *  - Progress: the field and each later stage get a share of [0, 1]; cancel is honoured in
  *    every stage. Memory: no layer-sized buffer of its own beyond the output (alpine's
  *    ridge field is rendered in bands of 2^18 pixels); the field (about half a layer of
- *    scratch), the smoothing (a few rows) and the erosion (one layer) allocate theirs one
- *    after the other.
+ *    scratch), the smoothing (a few rows) and the erosions (one layer; river erosion a
+ *    few) allocate theirs one after the other.
  */
 #ifndef TERRAIN_LANDSCAPE_H
 #define TERRAIN_LANDSCAPE_H
@@ -63,7 +70,8 @@ typedef enum
   TERRAIN_LANDSCAPE_ALPINE,
   TERRAIN_LANDSCAPE_ROLLING_HILLS,
   TERRAIN_LANDSCAPE_ISLANDS,
-  TERRAIN_LANDSCAPE_MESA
+  TERRAIN_LANDSCAPE_MESA,
+  TERRAIN_LANDSCAPE_RIVER_VALLEYS
 } TerrainLandscapePreset;
 
 #define TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE 16
