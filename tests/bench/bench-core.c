@@ -4,7 +4,8 @@
  * ratios mean anything; the project's targets are printed for information and the exit
  * status ignores them. Every workload runs on one thread; built with the GLib thread pool
  * (BENCH_THREADS), diamond-square also runs on two, with its speed-up over one thread, and
- * river erosion on two, against its time limit.
+ * river erosion on two, against its time limit. After the table, the quality of river
+ * erosion's results (print_river_quality).
  *
  *   bench-core [--quick] [--markdown]
  *     --quick     1024^2 only, 3 repetitions
@@ -13,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "bench-clock.h"
+#include "drainage.h"
 #include "circles.h"
 #include "diamond-square.h"
 #include "fault.h"
@@ -27,6 +29,7 @@
 #include "thread-pool.h"
 #endif
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,6 +439,52 @@ print_table (const Row *rows, int n, int markdown, int quick)
     }
 }
 
+/* River erosion's quality on the Diamond-Square map (not a time): are the channels those of
+ * real rivers (log S against log A over cells draining at least 1/1000 of the map has the
+ * slope -m / n) and does every cell drain (closed pits under 0.1 %)? The law holds where
+ * uplift and incision balance: with the map as the uplift (the river-valleys preset's
+ * settings), for three m. At the defaults (uplift none) the landscape only decays towards
+ * its outlets, and the exponent is printed for information. */
+#define RIVER_CONCAVITY_TOLERANCE 0.1
+#define RIVER_PIT_SHARE_LIMIT     0.001
+
+static void
+print_river_quality (int side, int markdown)
+{
+  const size_t count = (size_t) side * side;
+  static const double uplift_m[] = { 0.0, 0.4, 0.5, 0.6 }; /* 0: the defaults */
+  float *f = malloc (count * sizeof (float));
+  printf ("\n");
+  for (size_t k = 0; f && k < sizeof uplift_m / sizeof uplift_m[0]; k++)
+    {
+      TerrainRiverErosion p;
+      terrain_river_erosion_defaults (&p);
+      if (uplift_m[k] > 0.0)
+        {
+          p.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
+          p.iterations = 100, p.erosion = 2.0, p.diffusion = 60.0;
+          p.area_exponent = uplift_m[k];
+        }
+      int cells = 0;
+      if (run_ds (f, NULL, side) != TERRAIN_OK ||
+          terrain_river_erosion (&p, f, side, side, NULL, NULL) != TERRAIN_OK)
+        break;
+      const double exponent = drainage_slope_area_exponent (f, side, side, count / 1000.0, &cells);
+      const double pits = (double) drainage_pits (f, side, side, 0, (float) p.sea_level, -1) / count;
+      const double want = -p.area_exponent / p.slope_exponent;
+      const char  *verdict = uplift_m[k] == 0.0 ? "no steady state: for information"
+                             : fabs (exponent - want) <= RIVER_CONCAVITY_TOLERANCE
+                               ? "within 0.1: target met" : "target missed";
+      printf ("%sriver erosion, %s, m = %.1f, %d^2: slope-area exponent %.3f over %d channel "
+              "cells (-m/n %.3f, %s); closed pits %.4f %% (< %.1f %%: %s)\n",
+              markdown ? "- " : "bench-core: ",
+              uplift_m[k] == 0.0 ? "defaults on Diamond-Square" : "uplift from Diamond-Square",
+              p.area_exponent, side, exponent, cells, want, verdict, 100.0 * pits,
+              100.0 * RIVER_PIT_SHARE_LIMIT, pits < RIVER_PIT_SHARE_LIMIT ? "met" : "missed");
+    }
+  free (f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -468,5 +517,6 @@ main (int argc, char **argv)
       n += got;
     }
   print_table (rows, n, markdown, quick);
+  print_river_quality (1024, markdown);
   return 0;
 }

@@ -3,6 +3,7 @@
  * islands with sea at the border and land in the middle; mesa on terrace levels with flat
  * and steep slopes only; river valleys draining everywhere through branching rivers), progress and cancellation, invalid parameters, and a timing print. */
 #include "check.h"
+#include "drainage.h"
 #include "field-stats.h"
 #include "progress-log.h"
 #include "timing.h"
@@ -303,68 +304,18 @@ cancel_log (void *user, double fraction)
   return log->cancelled;
 }
 
-/* Interior cells with no strictly lower neighbour of the 8. */
-static size_t
-pits (const float *a, int w, int h)
-{
-  size_t count = 0;
-  for (int y = 1; y + 1 < h; y++)
-    for (int x = 1; x + 1 < w; x++)
-      {
-        const float *p = a + (size_t) y * w + x;
-        int lower = 0;
-        for (int dy = -1; dy <= 1; dy++)
-          for (int dx = -1; dx <= 1; dx++)
-            lower |= p[(ptrdiff_t) dy * w + dx] < p[0];
-        count += ! lower;
-      }
-  return count;
-}
-
-static const float *sort_heights; /* what by_height_descending compares */
-
-static int
-by_height_descending (const void *a, const void *b)
-{
-  const float ha = sort_heights[*(const size_t *) a], hb = sort_heights[*(const size_t *) b];
-  return (ha < hb) - (ha > hb);
-}
-
-/* The largest share of the layer that drains through one cell, down the steepest of the 8
- * neighbours (cells visited from the highest down, so each passes on all it gathered). */
+/* The largest share of the layer that drains through one cell. */
 static double
 largest_basin (const float *a, int w, int h)
 {
-  const size_t n = (size_t) w * h;
-  size_t *order = malloc (n * sizeof *order);
-  double *area = malloc (n * sizeof *area);
-  for (size_t i = 0; i < n; i++)
-    order[i] = i, area[i] = 1.0;
-  sort_heights = a;
-  qsort (order, n, sizeof *order, by_height_descending);
-  double largest = 0.0;
-  for (size_t k = 0; k < n; k++)
-    {
-      const size_t i = order[k];
-      const int x = (int) (i % w), y = (int) (i / w);
-      size_t to = i;
-      double steepest = 0.0;
-      for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++)
-          if (x + dx >= 0 && x + dx < w && y + dy >= 0 && y + dy < h && (dx || dy))
-            {
-              const size_t j = (size_t) (y + dy) * w + x + dx;
-              const double s = (a[i] - a[j]) / sqrt (dx * dx + dy * dy);
-              if (s > steepest)
-                steepest = s, to = j;
-            }
-      if (to != i)
-        area[to] += area[i];
-      largest = area[i] > largest ? area[i] : largest;
-    }
-  free (order);
+  long   *r = drainage_receivers (a, w, h, 0);
+  double *area = drainage_area (a, r, w, h);
+  double  largest = 0.0;
+  for (size_t i = 0; i < (size_t) w * h; i++)
+    largest = area[i] > largest ? area[i] : largest;
+  free (r);
   free (area);
-  return largest / (double) n;
+  return largest / ((double) w * h);
 }
 
 /* River valleys: where alpine (a field through curves and thermal erosion) leaves closed
@@ -376,12 +327,13 @@ test_river_valleys_drain (void)
   const int w = 240, h = 160;
   float *alpine = render (TERRAIN_LANDSCAPE_ALPINE, 5, 64, w, h);
   float *rivers = render (TERRAIN_LANDSCAPE_RIVER_VALLEYS, 5, 64, w, h);
-  const size_t alpine_pits = pits (alpine, w, h), river_pits = pits (rivers, w, h);
+  const long alpine_pits = drainage_pits (alpine, w, h, 0, -1.0f, -1);
+  const long river_pits = drainage_pits (rivers, w, h, 0, -1.0f, -1);
   const double basin = largest_basin (rivers, w, h);
-  printf ("river-valleys %dx%d: %zu pits (alpine %zu), largest basin %.1f%% of the layer\n", w,
+  printf ("river-valleys %dx%d: %ld pits (alpine %ld), largest basin %.1f%% of the layer\n", w,
           h, river_pits, alpine_pits, 100.0 * basin);
   CHECK (alpine_pits > 0, "alpine has no pit: the check cannot tell");
-  CHECK (river_pits == 0, "river-valleys: %zu pits", river_pits);
+  CHECK (river_pits == 0, "river-valleys: %ld pits", river_pits);
   CHECK (basin > 0.02, "river-valleys: the largest basin drains only %.2f%%", 100.0 * basin);
   free (alpine);
   free (rivers);

@@ -6,6 +6,7 @@
  * Receivers, drainage areas and pits are recomputed here from the heights, independently
  * of the library's code. */
 #include "check.h"
+#include "drainage.h"
 #include "field-stats.h"
 #include "progress-log.h"
 
@@ -19,9 +20,6 @@
 #include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-static const int DX[8] = { 0, 0, -1, 1, -1, 1, 1, -1 };
-static const int DY[8] = { -1, 1, 0, 0, -1, 1, -1, 1 };
 
 static TerrainRiverErosion
 river (int iterations, double erosion, double diffusion, TerrainRiverUplift uplift,
@@ -66,129 +64,7 @@ ds_noise (int w, int h, uint32_t seed, int wrap)
   return f;
 }
 
-/* ---- Drainage, recomputed ---- */
-
-/* The index of neighbour k of (x, y), or -1 off an open map. */
-static long
-neighbour (int w, int h, int wrap, int x, int y, int k)
-{
-  int nx = x + DX[k], ny = y + DY[k];
-  if (wrap)
-    nx = (nx + w) % w, ny = (ny + h) % h;
-  else if (nx < 0 || nx >= w || ny < 0 || ny >= h)
-    return -1;
-  return (long) ny * w + nx;
-}
-
-/* Outlets as river-erosion.h defines them, from the result (uplift none). */
-static int
-is_outlet (const float *f, int w, int h, int wrap, float sea, long lowest, int x, int y)
-{
-  const long i = (long) y * w + x;
-  return (! wrap && (x == 0 || y == 0 || x == w - 1 || y == h - 1)) || f[i] <= sea ||
-         i == lowest;
-}
-
-/* Non-outlet cells with no strictly lower neighbour. */
-static long
-count_pits (const float *f, int w, int h, int wrap, float sea, long lowest)
-{
-  long pits = 0;
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      {
-        if (is_outlet (f, w, h, wrap, sea, lowest, x, y))
-          continue;
-        int lower = 0;
-        for (int k = 0; k < 8; k++)
-          {
-            const long j = neighbour (w, h, wrap, x, y, k);
-            lower |= j >= 0 && f[j] < f[(long) y * w + x];
-          }
-        pits += ! lower;
-      }
-  return pits;
-}
-
-/* Steepest-descent receivers (-1: none) of the non-outlets of an open map, or of every
- * cell of a wrapped one. */
-static long *
-receivers (const float *f, int w, int h, int wrap)
-{
-  long *r = malloc ((size_t) w * h * sizeof (long));
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      {
-        const long i = (long) y * w + x;
-        double best = 0.0;
-        r[i] = -1;
-        if (! wrap && (x == 0 || y == 0 || x == w - 1 || y == h - 1))
-          continue;
-        for (int k = 0; k < 8; k++)
-          {
-            const long j = neighbour (w, h, wrap, x, y, k);
-            const double slope = j < 0 ? 0.0 : (f[i] - f[j]) / (k < 4 ? 1.0 : sqrt (2.0));
-            if (slope > best)
-              best = slope, r[i] = j;
-          }
-      }
-  return r;
-}
-
-static const float *sort_heights;
-
-static int
-higher_first (const void *a, const void *b)
-{
-  const float x = sort_heights[*(const long *) a], y = sort_heights[*(const long *) b];
-  return (x < y) - (x > y);
-}
-
-/* Drainage area in cells: every cell passes its area on to its receiver, highest first. */
-static double *
-drainage_area (const float *f, const long *r, int w, int h)
-{
-  const size_t n = (size_t) w * h;
-  long   *order = malloc (n * sizeof (long));
-  double *a = malloc (n * sizeof (double));
-  for (size_t i = 0; i < n; i++)
-    order[i] = (long) i, a[i] = 1.0;
-  sort_heights = f;
-  qsort (order, n, sizeof (long), higher_first);
-  for (size_t s = 0; s < n; s++)
-    if (r[order[s]] >= 0)
-      a[r[order[s]]] += a[order[s]];
-  free (order);
-  return a;
-}
-
 /* ---- 1. The slope-area law at steady state ---- */
-
-/* Least-squares slope of log S against log A over the channel cells (area >= min_area). */
-static double
-slope_area_exponent (const float *f, int w, int h, double min_area, int *cells)
-{
-  long   *r = receivers (f, w, h, 0);
-  double *a = drainage_area (f, r, w, h);
-  double  sx = 0, sy = 0, sxx = 0, sxy = 0;
-  int     n = 0;
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      {
-        const long i = (long) y * w + x, j = r[i];
-        if (j < 0 || a[i] < min_area)
-          continue;
-        const int    diagonal = labs (j - i) != 1 && labs (j - i) != w;
-        const double s = (f[i] - f[j]) / (diagonal ? sqrt (2.0) : 1.0);
-        const double lx = log (a[i]), ly = log (s);
-        sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
-        n++;
-      }
-  free (r);
-  free (a);
-  *cells = n;
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
 
 /* Uniform uplift until the landscape stops changing: along the channels the slope is
  * (U / K)^(1/n) A^(-m/n), so log S against log A has the slope -m / n (two m with n = 1,
@@ -216,7 +92,7 @@ test_steady_state_concavity (void)
       for (int i = 0; i < side * side; i++)
         change = fmax (change, fabs (f[i] - longer[i]));
       int cells;
-      const double exponent = slope_area_exponent (f, side, side, 20.0, &cells);
+      const double exponent = drainage_slope_area_exponent (f, side, side, 20.0, &cells);
       printf ("steady state, m = %.1f, n = %.0f: log S / log A slope %.4f (want %.4f) over %d "
               "channel cells (100 more steps change heights by %.2g)\n", m, n, exponent, -m / n,
               cells, change);
@@ -257,9 +133,9 @@ test_every_cell_drains (void)
           for (long i = 1; i < w * h; i++)
             lowest = f[i] < f[lowest] ? i : lowest;
         }
-      const long before = count_pits (f, w, h, p.edges, 0.0f, lowest);
+      const long before = drainage_pits (f, w, h, p.edges, 0.0f, lowest);
       river_ok (&p, f, w, h, NULL);
-      const long after = count_pits (f, w, h, p.edges, cases[c].sea, lowest);
+      const long after = drainage_pits (f, w, h, p.edges, cases[c].sea, lowest);
       printf ("%s: pits %ld (%.1f%%) before, %ld after\n", cases[c].what, before,
               100.0 * before / (w * h), after);
       CHECK (before > w * h / 20, "%s: only %ld pits in the noise", cases[c].what, before);
@@ -285,7 +161,7 @@ test_uplift_drains (void)
       river_ok (&p, f, w, h, NULL);
       float lo, hi;
       terrain_min_max (f, (size_t) w * h, &lo, &hi);
-      const long pits = count_pits (f, w, h, edges[e], 0.0f, edges[e] ? lowest : -1);
+      const long pits = drainage_pits (f, w, h, edges[e], 0.0f, edges[e] ? lowest : -1);
       printf ("uplift from the layer, %s: range [%g, %g], %ld pits (%.3f%%)\n",
               e ? "wrap" : "open", lo, hi, pits, 100.0 * pits / (w * h));
       CHECK (lo == 0.0f && hi == 1.0f, "range [%g, %g]", lo, hi);
@@ -333,7 +209,7 @@ static int
 count_crossings (const float *f, const float *flow, int w, int h, int *continuous,
                  double *largest)
 {
-  long   *r = receivers (f, w, h, 1);
+  long   *r = drainage_receivers (f, w, h, 1);
   double *a = drainage_area (f, r, w, h);
   int     crossings = 0;
   *continuous = 1;
@@ -599,7 +475,7 @@ check_maps (const char *what, const float *f, const TerrainRiverMaps *m, int w, 
   CHECK (! terrain_has_non_finite (m->flow, n) && ! terrain_has_non_finite (m->erosion, n) &&
          ! terrain_has_non_finite (m->deposition, n), "%s: NaN or inf in a map", what);
   CHECK (in_range, "%s: a map out of range", what);
-  CHECK (is_outlet (f, w, h, 0, 0.0f, -1, x, y),
+  CHECK (drainage_is_outlet (f, w, h, 0, 0.0f, -1, x, y),
          "%s: the most flow (%g) is at (%d, %d), not on an outlet", what, m->flow[top], x, y);
   printf ("%s: most flow %.3f at (%d, %d); mean erosion %.4g on channels (%zu cells), %.4g on "
           "ridges (%zu)\n", what, m->flow[top], x, y, channel / channels, channels,
@@ -797,7 +673,7 @@ reference_fill (float *f, int w, int h)
       const int    x = (int) (c % w), y = (int) (c / w);
       for (int k = 0; k < 8; k++)
         {
-          const long j = neighbour (w, h, 0, x, y, k);
+          const long j = drainage_neighbour (w, h, 0, x, y, k);
           if (j < 0 || closed[j])
             continue;
           closed[j] = 1;
