@@ -11,6 +11,9 @@ static const TerrainChoiceItem edges[] = {
   { "average", N_("Average"), N_("Border points average their 3 neighbours") },
   { "wrap",    N_("Wrap"),    N_("Tiles seamlessly at the layer's exact size") },
   { "mirror",  N_("Mirror"),  N_("The missing neighbour is reflected") },
+  { "shared-edge", N_("Shared edge"),
+    N_("Tiles with a period one pixel shorter than the layer: the last row and column equal "
+       "the first, as game engines want of tiles that share their edge") },
   { NULL, NULL, NULL }
 };
 
@@ -43,7 +46,7 @@ static const TerrainArg args[] = {
                   0.0, 2.0, TerrainDiamondSquare, roughness),
   TERRAIN_CHOICE ("edges", N_("Edges"),
                   N_("How border points find their missing neighbour: \"average\", \"wrap\" "
-                     "(seamless tile), \"mirror\""),
+                     "(seamless tile), \"mirror\", \"shared-edge\" (engine tiles)"),
                   edges, TerrainDiamondSquare, edges),
   TERRAIN_CHOICE ("corners", N_("Corners"),
                   N_("Heights of the coarse grid's corners: \"random\" or \"fixed\""),
@@ -107,7 +110,9 @@ const TerrainProcedureInfo terrain_procedure_diamond_square = {
   .blurb = N_("Render a fractal heightmap with the diamond-square algorithm"),
   .help = N_("Diamond-square subdivision (Fournier, Fussell & Carpenter 1982). Any layer size: a "
              "lattice of square cells covers the layer and is cropped (average, mirror) or, with "
-             "\"wrap\", made periodic at the layer's exact size. The random offset at each level is "
+             "\"wrap\", made periodic at the layer's exact size; \"shared-edge\" is wrap at one "
+             "pixel less in each direction with the first row and column copied after it, so "
+             "the last row and column equal the first (Unity's and Unreal's tiles). The random offset at each level is "
              "uniform in [-r, r]; r shrinks by 2^-H per level (the lighthouse3d page's convention; "
              "the square step between uses 2^-H/2), so H is the Hurst exponent. Random values are a "
              "hash of seed and position: the same seed gives the same bits everywhere. Output fills "

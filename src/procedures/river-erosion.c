@@ -53,6 +53,9 @@ static const TerrainChoiceItem edges[] = {
   { "open", N_("Open"), N_("Water leaves at the layer's borders") },
   { "wrap", N_("Wrap"), N_("Periodic in both directions: the result still tiles; water leaves "
                            "where the height is at or below sea-level") },
+  { "shared-edge", N_("Shared edge"),
+    N_("Like wrap with a period one pixel shorter: the last row and column equal the first, "
+       "as game engines want of tiles that share their edge") },
   { NULL, NULL, NULL }
 };
 
@@ -77,7 +80,7 @@ static const TerrainArg args[] = {
                   0.0, TERRAIN_RIVER_MAX_DIFFUSION, TerrainRiverErosion, diffusion),
   TERRAIN_CHOICE ("uplift", N_("Uplift"), N_("\"none\" or \"layer\""), uplifts,
                   TerrainRiverErosion, uplift),
-  TERRAIN_CHOICE ("edges", N_("Edges"), N_("Where water leaves: \"open\" or \"wrap\""), edges,
+  TERRAIN_CHOICE ("edges", N_("Edges"), N_("Where water leaves: \"open\", \"wrap\" or \"shared-edge\""), edges,
                   TerrainRiverErosion, edges),
   TERRAIN_DOUBLE ("sea-level", N_("Sea level"),
                   N_("Heights at or below it are sea: water leaves there"),
@@ -106,7 +109,9 @@ const TerrainProcedureInfo terrain_procedure_river_erosion = {
              "so the same settings look alike at any size. Edges \"open\": water leaves at the "
              "layer's borders, which stay as they are; \"wrap\": the layer is periodic and the "
              "result tiles, water leaving where the height is at or below sea-level (else at "
-             "the lowest pixel). Uplift \"none\" erodes the layer's heights in their own units; "
+             "the lowest pixel); \"shared-edge\": the same on the layer without its last "
+             "row and column (which are not read), copied from the first row and column, so "
+             "the result repeats every size - 1 pixels, as Unity's and Unreal's tiles do. Uplift \"none\" erodes the layer's heights in their own units; "
              "\"layer\" reads the layer as an uplift map (after Cordonnier et al. 2016): "
              "mountains grow where it is bright, with their rivers, from flat ground, and the "
              "result is stretched onto [0, 1]. With flow-layers, three layers come above the "

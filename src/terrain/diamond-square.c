@@ -912,6 +912,32 @@ normalize (const Kernels *kern, float *data, size_t n, int keep_corners, float c
   terrain_parallel_for (job.chunks, normalize_chunk, &job);
 }
 
+/* Shared edge: the period block rendered as a wrapped map into the start of out (whose
+ * room it fits in), with the guide's period block, then spread out (terrain-common.h). */
+static TerrainStatus
+diamond_square_shared_edge (const TerrainDiamondSquare *p, float *out, int width, int height,
+                            const TerrainProgress *progress)
+{
+  const int            pw = terrain_shared_edge_period (width);
+  const int            ph = terrain_shared_edge_period (height);
+  TerrainDiamondSquare wrapped = *p;
+  float               *guide = NULL;
+  wrapped.edges = TERRAIN_EDGES_WRAP;
+  if (p->guide)
+    {
+      if ((guide = alloc_floats (width, height)) == NULL)
+        return TERRAIN_ERROR_NO_MEMORY;
+      memcpy (guide, p->guide, (size_t) width * height * sizeof (float));
+      terrain_shared_edge_pack (guide, width, height);
+      wrapped.guide = guide;
+    }
+  TerrainStatus status = terrain_diamond_square (&wrapped, out, pw, ph, progress);
+  terrain_free (guide);
+  if (status == TERRAIN_OK)
+    terrain_shared_edge_spread (out, width, height);
+  return status;
+}
+
 TerrainStatus
 terrain_diamond_square (const TerrainDiamondSquare *p, float *out, int width, int height,
                         const TerrainProgress *progress)
@@ -921,10 +947,12 @@ terrain_diamond_square (const TerrainDiamondSquare *p, float *out, int width, in
     return status;
   if (! (p->roughness >= 0.0 && p->roughness <= 2.0) ||
       ! (p->corner_height >= 0.0 && p->corner_height <= 1.0) ||
-      (unsigned) p->edges > TERRAIN_EDGES_MIRROR || (unsigned) p->corners > TERRAIN_CORNERS_FIXED ||
+      (unsigned) p->edges > TERRAIN_EDGES_SHARED_EDGE || (unsigned) p->corners > TERRAIN_CORNERS_FIXED ||
       (unsigned) p->subdivision > TERRAIN_SUBDIVISION_SQUARE_SQUARE ||
       (p->guide && (p->guide_scale < 1 || p->subdivision != TERRAIN_SUBDIVISION_DIAMOND_SQUARE)))
     return TERRAIN_ERROR_INVALID;
+  if (p->edges == TERRAIN_EDGES_SHARED_EDGE)
+    return diamond_square_shared_edge (p, out, width, height, progress);
 
   const size_t   n = (size_t) width * height;
   const Kernels *kern = kernels ();

@@ -35,7 +35,7 @@ params_valid (const TerrainRiverErosion *p)
          in_range (p->diffusion, 0.0, TERRAIN_RIVER_MAX_DIFFUSION) &&
          in_range (p->sea_level, TERRAIN_RIVER_MIN_SEA_LEVEL, TERRAIN_RIVER_MAX_SEA_LEVEL) &&
          (unsigned) p->uplift <= TERRAIN_RIVER_UPLIFT_LAYER &&
-         (unsigned) p->edges <= TERRAIN_RIVER_EDGES_WRAP;
+         (unsigned) p->edges <= TERRAIN_RIVER_EDGES_SHARED_EDGE;
 }
 
 /* One block for: stack and parent (4 bytes a cell each, and RIVER_NEIGHBOURS spare), area
@@ -329,21 +329,17 @@ prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps, float **original)
   return TERRAIN_OK;
 }
 
-TerrainStatus
-terrain_river_erosion (const TerrainRiverErosion *params, float *heights, int width,
-                       int height, TerrainRiverMaps *maps, const TerrainProgress *progress)
+/* The run on a checked map, wrapped when `wrap`. */
+static TerrainStatus
+river_run (const TerrainRiverErosion *params, float *heights, int width, int height, int wrap,
+           TerrainRiverMaps *maps, const TerrainProgress *progress)
 {
-  TerrainStatus status = terrain_check_size (width, height);
-  if (status != TERRAIN_OK)
-    return status;
-  if (! params_valid (params) || terrain_has_non_finite (heights, (size_t) width * height))
-    return TERRAIN_ERROR_INVALID;
-
+  TerrainStatus status;
   RiverRun r = { 0 };
   float   *original = NULL;
   r.p = params;
   r.progress = progress;
-  river_grid_init (&r.g, width, height, params->edges == TERRAIN_RIVER_EDGES_WRAP);
+  river_grid_init (&r.g, width, height, wrap);
   r.g.strips = terrain_parallel_strips (height, r.g.cells * RIVER_WORK_PER_CELL);
   status = prepare (&r, heights, maps, &original);
   if (status == TERRAIN_OK)
@@ -360,4 +356,53 @@ terrain_river_erosion (const TerrainRiverErosion *params, float *heights, int wi
   terrain_free (r.block);
   terrain_free (original);
   return status;
+}
+
+/* Shared edges: the period block, packed to the start of the heights, is run as a wrapped
+ * map and spread out again (terrain-common.h), and so are the maps. The last column and
+ * row are kept aside, so that a run that fails before it starts (no memory) gives the
+ * heights back as they were. */
+static TerrainStatus
+river_shared_edge (const TerrainRiverErosion *params, float *heights, int width, int height,
+                   TerrainRiverMaps *maps, const TerrainProgress *progress)
+{
+  float *const outputs[3] = { maps ? maps->flow : NULL, maps ? maps->erosion : NULL,
+                              maps ? maps->deposition : NULL };
+  float       *edge = terrain_alloc (((size_t) width + height) * sizeof (float));
+  if (edge == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  float *last_row = edge + height;
+  for (int y = 0; y < height; y++)
+    edge[y] = heights[(size_t) y * width + width - 1];
+  memcpy (last_row, heights + (size_t) (height - 1) * width, (size_t) width * sizeof (float));
+  terrain_shared_edge_pack (heights, width, height);
+  const TerrainStatus status = river_run (params, heights, terrain_shared_edge_period (width),
+                                          terrain_shared_edge_period (height), 1, maps, progress);
+  terrain_shared_edge_spread (heights, width, height);
+  if (status != TERRAIN_OK)
+    {
+      for (int y = 0; y < height; y++)
+        heights[(size_t) y * width + width - 1] = edge[y];
+      memcpy (heights + (size_t) (height - 1) * width, last_row, (size_t) width * sizeof (float));
+    }
+  for (int m = 0; m < 3 && status == TERRAIN_OK; m++)
+    if (outputs[m])
+      terrain_shared_edge_spread (outputs[m], width, height);
+  terrain_free (edge);
+  return status;
+}
+
+TerrainStatus
+terrain_river_erosion (const TerrainRiverErosion *params, float *heights, int width,
+                       int height, TerrainRiverMaps *maps, const TerrainProgress *progress)
+{
+  TerrainStatus status = terrain_check_size (width, height);
+  if (status != TERRAIN_OK)
+    return status;
+  if (! params_valid (params) || terrain_has_non_finite (heights, (size_t) width * height))
+    return TERRAIN_ERROR_INVALID;
+  if (params->edges == TERRAIN_RIVER_EDGES_SHARED_EDGE)
+    return river_shared_edge (params, heights, width, height, maps, progress);
+  return river_run (params, heights, width, height,
+                    params->edges == TERRAIN_RIVER_EDGES_WRAP, maps, progress);
 }

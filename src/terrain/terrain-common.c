@@ -217,3 +217,27 @@ terrain_parallel_rows (int rows, int strips, int report_rows, TerrainRowsTask ta
     }
   return TERRAIN_OK;
 }
+
+/* ---- Shared-edge tiles ---- */
+
+void
+terrain_shared_edge_pack (float *v, int width, int height)
+{
+  const int pw = terrain_shared_edge_period (width), ph = terrain_shared_edge_period (height);
+  for (int y = 1; y < ph; y++) /* a packed row never lies after its source: top down */
+    memmove (v + (size_t) y * pw, v + (size_t) y * width, (size_t) pw * sizeof (float));
+}
+
+void
+terrain_shared_edge_spread (float *v, int width, int height)
+{
+  const int pw = terrain_shared_edge_period (width), ph = terrain_shared_edge_period (height);
+  for (int y = ph - 1; y >= 0; y--)
+    {
+      float *row = v + (size_t) y * width;
+      memmove (row, v + (size_t) y * pw, (size_t) pw * sizeof (float));
+      row[width - 1] = row[0];
+    }
+  if (height > 1)
+    memcpy (v + (size_t) (height - 1) * width, v, (size_t) width * sizeof (float));
+}

@@ -67,4 +67,25 @@ TerrainStatus terrain_parallel_rows (int rows, int strips, int report_rows, Terr
  * cells. */
 int           terrain_map_strips (int rows, int columns);
 
+/* Shared-edge tiles (Diamond-Square's and River Erosion's edges "shared-edge"): a
+ * width x height map that repeats with period width - 1 and height - 1, so its last column
+ * equals its first and its last row its first, as game engines want of tiles that share
+ * their border with the neighbour. The period block is the map without its last column and
+ * row; a side of 1 has period 1 (its one row or column is first and last at once), so
+ * every size is well-defined. The procedures make the block as a wrapped map and spread it
+ * out. */
+static inline int
+terrain_shared_edge_period (int size)
+{
+  return size > 1 ? size - 1 : 1;
+}
+
+/* Moves the period block of a width x height map to its start, packed (row stride
+ * period (width)); the last column and row are overwritten. */
+void terrain_shared_edge_pack (float *v, int width, int height);
+/* The inverse: spreads the packed period block at v's start back to row stride width and
+ * copies its first column and row into the last ones (the rows from the last one up, so
+ * that no row is overwritten before it moved). */
+void terrain_shared_edge_spread (float *v, int width, int height);
+
 #endif

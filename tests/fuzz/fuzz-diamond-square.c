@@ -7,7 +7,7 @@
  * is in [0, 1] (no NaN or inf, no pixel left unwritten); with fixed corners, diamond-square
  * subdivision and no guide, the top-left pixel, a coarse corner of a cropped lattice, sits
  * exactly at corner_height (diamond-square.h: "shifted so the corners sit exactly at
- * corner_height"). */
+ * corner_height"); with shared edges the last column and row equal the first, exactly. */
 #include "fuzz-common.h"
 
 #include "diamond-square.h"
@@ -24,7 +24,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   int valid = sz.valid;
   p.seed = fuzz_u32 (&in);
   p.roughness = fuzz_double (&in, 0.0, 2.0, 1.0, FUZZ_CLOSED, 1, &valid);
-  p.edges = (TerrainEdges) fuzz_enum (&in, 3, 1, &valid);
+  p.edges = (TerrainEdges) fuzz_enum (&in, 4, 1, &valid);
   p.corners = (TerrainCorners) fuzz_enum (&in, 2, 1, &valid);
   p.corner_height = fuzz_double (&in, 0.0, 1.0, 0.5, FUZZ_CLOSED, 1, &valid);
   p.subdivision = (TerrainSubdivision) fuzz_enum (&in, 2, 1, &valid);
@@ -61,8 +61,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (status == TERRAIN_OK)
     {
       fuzz_check_unit (out, sz.n);
-      if (p.corners == TERRAIN_CORNERS_FIXED && p.edges != TERRAIN_EDGES_WRAP && keeps_corners)
+      const int periodic = p.edges == TERRAIN_EDGES_WRAP || p.edges == TERRAIN_EDGES_SHARED_EDGE;
+      if (p.corners == TERRAIN_CORNERS_FIXED && ! periodic && keeps_corners)
         FUZZ_CHECK (out[0] == (float) p.corner_height);
+      /* Shared edges: the last column and row are the first, bit for bit. */
+      for (int y = 0; p.edges == TERRAIN_EDGES_SHARED_EDGE && y < sz.h; y++)
+        FUZZ_CHECK (out[(size_t) y * sz.w + sz.w - 1] == out[(size_t) y * sz.w]);
+      if (p.edges == TERRAIN_EDGES_SHARED_EDGE)
+        FUZZ_CHECK (memcmp (out + (size_t) (sz.h - 1) * sz.w, out, (size_t) sz.w * sizeof (float))
+                    == 0);
     }
   free (guide);
   free (out);

@@ -5,7 +5,7 @@
  * executions); every parameter over its range and beyond: 1..10000 iterations (scaled down
  * to the work budget, except in heavy executions, which the progress callback stops after
  * the first fill and a few steps), erosion 0..100, m 0..2, n 0.5..4, diffusion 0..100, sea
- * level 0..1, both uplifts, both edges, and any subset of the maps.
+ * level 0..1, both uplifts, every edge mode, and any subset of the maps.
  *
  * Checks (river-erosion.h):
  *  - status: parameters in range and finite heights are accepted, anything else gives
@@ -27,6 +27,8 @@
  *    there); with no erosion and no diffusion either, no height goes down (filling only
  *    raises) and nothing is eroded; each cell's change is its deposition minus its erosion
  *    (the maps count every change), up to float rounding (but for a map at FLT_MAX).
+ *  - Shared edges: the heights' and the maps' last column and row are their first, bit for
+ *    bit, and the period block passes every check above as a wrapped map.
  *  - Every light execution that ends OK is run again on a copy, with all maps and a
  *    shuffled TerrainParallel of 2 to 4 threads on one-row strips: the same bits (heights
  *    and maps), whatever the threads and whichever maps are asked for. */
@@ -163,6 +165,151 @@ maps_alloc (Maps *m, size_t n, unsigned which)
   m->maps.deposition = which & 4 ? m->block + 2 * n : NULL;
 }
 
+/* The drainage checks of a run that ended OK (see the top), on a w x hgt map wrapped when
+ * `wrap`. */
+static void
+check_drainage (const TerrainRiverErosion *p, const float *h, const float *before,
+              const TerrainRiverMaps *maps, int w, int hgt, int wrap)
+{
+  const size_t n = (size_t) w * hgt;
+  const int   layer = p->uplift == TERRAIN_RIVER_UPLIFT_LAYER;
+  const float sea = (float) p->sea_level;
+  const float *flow = maps->flow, *eroded = maps->erosion, *deposited = maps->deposition;
+  for (size_t i = 0; i < n; i++)
+    {
+      FUZZ_CHECK (flow == NULL || (flow[i] >= 0.0f && flow[i] <= 1.0f));
+      FUZZ_CHECK (eroded == NULL || (isfinite (eroded[i]) && eroded[i] >= 0.0f));
+      FUZZ_CHECK (deposited == NULL || (isfinite (deposited[i]) && deposited[i] >= 0.0f));
+    }
+  if (layer)
+    fuzz_check_unit (h, n);
+
+  /* Every cell drains to an outlet. */
+  uint8_t *outlet = outlets_of (layer ? before : h, w, hgt, wrap, sea);
+  size_t   first = 0, uphill;
+  const size_t pits = count_pits (h, flow, outlet, w, hgt, wrap, &first, &uphill);
+  if (pits)
+    fprintf (stderr, "fuzz: %zu pits, the first at (%zu, %zu): %.9g (input %.9g)\n", pits,
+             first % w, first / w, h[first], before[first]);
+  FUZZ_CHECK (pits == 0);
+  FUZZ_CHECK (uphill == 0);
+  /* The outlets are the roots: their drainage areas (flow = log A / log cells) add up
+   * to the map (a float flow gives A within 0.01 cell at 8192 cells). */
+  if (flow)
+    {
+      double cells = 0.0;
+      for (size_t i = 0; i < n; i++)
+        cells += outlet[i] ? (n > 1 ? round (pow ((double) n, flow[i])) : flow[i]) : 0.0;
+      FUZZ_CHECK (cells == (double) n);
+    }
+
+  /* Outlets keep their heights, or are 0 on a grown map (0.5 when all are outlets:
+   * flat). The input outlets of an eroded map are read from the input, as the core
+   * does (a cell eroded down to the sea becomes an outlet only then). */
+  if (layer)
+    {
+      size_t outlets = 0;
+      for (size_t i = 0; i < n; i++)
+        outlets += outlet[i];
+      for (size_t i = 0; i < n; i++)
+        FUZZ_CHECK (! outlet[i] || h[i] == (outlets == n ? 0.5f : 0.0f));
+    }
+  else
+    {
+      uint8_t *kept = outlets_of (before, w, hgt, wrap, sea);
+      for (size_t i = 0; i < n; i++)
+        FUZZ_CHECK (! kept[i] || h[i] == before[i]);
+      free (kept);
+    }
+  free (outlet);
+}
+
+/* The heights' checks of a run that ended OK, on a w x hgt map. */
+static void
+check_heights (const TerrainRiverErosion *p, const float *h, const float *before,
+               const TerrainRiverMaps *maps, int w, int hgt)
+{
+  const size_t n = (size_t) w * hgt;
+  const int    layer = p->uplift == TERRAIN_RIVER_UPLIFT_LAYER;
+  const float  sea = (float) p->sea_level;
+  const float *eroded = maps->erosion, *deposited = maps->deposition;
+  double       magnitude = 0.0;
+  for (size_t i = 0; i < n; i++)
+    magnitude = fmax (magnitude, fabs (before[i]));
+
+  /* "Incision never takes a cell below sea_level" (diffusion may). */
+  if (! layer && p->diffusion == 0.0)
+    for (size_t i = 0; i < n; i++)
+      FUZZ_CHECK (! (before[i] > sea) || h[i] >= sea);
+  if (! layer && p->erosion == 0.0 && p->diffusion == 0.0)
+    for (size_t i = 0; i < n; i++)
+      {
+        if (! (h[i] >= before[i]))
+          fprintf (stderr, "fuzz: cell %zu went down: %.9g -> %.9g\n", i, before[i], h[i]);
+        FUZZ_CHECK (h[i] >= before[i]);
+        FUZZ_CHECK (eroded == NULL || eroded[i] == 0.0f);
+      }
+
+  /* The maps count every change: h - before = deposition - erosion, up to a few
+   * roundings a step of the largest magnitude in play (no height leaves the input's
+   * range but for the fill's few floats), of the maps' sums, and of subnormals. */
+  if (! layer && eroded && deposited)
+    for (size_t i = 0; i < n; i++)
+      {
+        if (fabsf (h[i]) == FLT_MAX || eroded[i] == FLT_MAX || deposited[i] == FLT_MAX)
+          continue; /* kept finite: a change beyond FLT_MAX cannot be told */
+        const double change = (double) h[i] - before[i];
+        const double counted = (double) deposited[i] - eroded[i];
+        const double tolerance = 8.0 * (p->iterations + 2)
+                                 * (0x1p-24 * (magnitude + eroded[i] + deposited[i])
+                                    + 0x1p-149 + magnitude * 0x1p-100);
+        if (! (fabs (change - counted) <= tolerance))
+          fprintf (stderr, "fuzz: cell %zu: %.9g -> %.9g, deposition %.9g, erosion %.9g\n",
+                   i, before[i], h[i], deposited[i], eroded[i]);
+        FUZZ_CHECK (fabs (change - counted) <= tolerance);
+      }
+}
+
+/* The last column and row of a w x hgt map are its first, bit for bit. */
+static void
+check_shared_edges (const float *v, int w, int hgt)
+{
+  for (int y = 0; y < hgt; y++)
+    FUZZ_CHECK (memcmp (v + (size_t) y * w + w - 1, v + (size_t) y * w, sizeof (float)) == 0);
+  FUZZ_CHECK (memcmp (v + (size_t) (hgt - 1) * w, v, (size_t) w * sizeof (float)) == 0);
+}
+
+/* Every check of a run that ended OK. With shared edges the heights and maps repeat their
+ * first column and row, and their period block (packed copies) is a wrapped map. */
+static void
+check_result (const TerrainRiverErosion *p, const float *h, const float *before,
+              const TerrainRiverMaps *maps, int w, int hgt)
+{
+  if (p->edges != TERRAIN_RIVER_EDGES_SHARED_EDGE)
+    {
+      check_drainage (p, h, before, maps, w, hgt, p->edges == TERRAIN_RIVER_EDGES_WRAP);
+      check_heights (p, h, before, maps, w, hgt);
+      return;
+    }
+  const float *in[5] = { h, before, maps->flow, maps->erosion, maps->deposition };
+  float       *packed[5] = { NULL };
+  for (int k = 0; k < 5; k++)
+    if (in[k])
+      {
+        if (k != 1) /* the input's last column and row are not read */
+          check_shared_edges (in[k], w, hgt);
+        packed[k] = fuzz_alloc_floats ((size_t) w * hgt);
+        memcpy (packed[k], in[k], (size_t) w * hgt * sizeof (float));
+        terrain_shared_edge_pack (packed[k], w, hgt);
+      }
+  const TerrainRiverMaps block = { packed[2], packed[3], packed[4] };
+  const int pw = terrain_shared_edge_period (w), ph = terrain_shared_edge_period (hgt);
+  check_drainage (p, packed[0], packed[1], &block, pw, ph, 1);
+  check_heights (p, packed[0], packed[1], &block, pw, ph);
+  for (int k = 0; k < 5; k++)
+    free (packed[k]);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -187,7 +334,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
                                   TERRAIN_RIVER_MAX_SLOPE_EXPONENT, 1.0, FUZZ_CLOSED, 1, &valid);
   p.diffusion = fuzz_double (&in, 0.0, TERRAIN_RIVER_MAX_DIFFUSION, 1.0, FUZZ_CLOSED, 1, &valid);
   p.uplift = (TerrainRiverUplift) fuzz_enum (&in, 2, 1, &valid);
-  p.edges = (TerrainRiverEdges) fuzz_enum (&in, 2, 1, &valid);
+  p.edges = (TerrainRiverEdges) fuzz_enum (&in, 3, 1, &valid);
   p.sea_level = fuzz_double (&in, TERRAIN_RIVER_MIN_SEA_LEVEL, TERRAIN_RIVER_MAX_SEA_LEVEL, 0.0,
                              FUZZ_CLOSED, 1, &valid);
   /* Maps: 0..7 all three (the checks need them), 8..14 the subset of bits 0-2, 15 none (a
@@ -253,94 +400,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (status == TERRAIN_OK || status == TERRAIN_CANCELLED)
     fuzz_check_finite (h, n);
   if (status == TERRAIN_OK)
-    {
-      const int   wrap = p.edges == TERRAIN_RIVER_EDGES_WRAP;
-      const int   layer = p.uplift == TERRAIN_RIVER_UPLIFT_LAYER;
-      const float sea = (float) p.sea_level;
-      const float *flow = m.maps.flow, *eroded = m.maps.erosion, *deposited = m.maps.deposition;
-      for (size_t i = 0; i < n; i++)
-        {
-          FUZZ_CHECK (flow == NULL || (flow[i] >= 0.0f && flow[i] <= 1.0f));
-          FUZZ_CHECK (eroded == NULL || (isfinite (eroded[i]) && eroded[i] >= 0.0f));
-          FUZZ_CHECK (deposited == NULL || (isfinite (deposited[i]) && deposited[i] >= 0.0f));
-        }
-      if (layer)
-        fuzz_check_unit (h, n);
-
-      /* Every cell drains to an outlet. */
-      uint8_t *outlet = outlets_of (layer ? before : h, sz.w, sz.h, wrap, sea);
-      size_t   first = 0, uphill;
-      const size_t pits = count_pits (h, flow, outlet, sz.w, sz.h, wrap, &first, &uphill);
-      if (pits)
-        fprintf (stderr, "fuzz: %zu pits, the first at (%zu, %zu): %.9g (input %.9g)\n", pits,
-                 first % sz.w, first / sz.w, h[first], before[first]);
-      FUZZ_CHECK (pits == 0);
-      FUZZ_CHECK (uphill == 0);
-      /* The outlets are the roots: their drainage areas (flow = log A / log cells) add up
-       * to the map (a float flow gives A within 0.01 cell at 8192 cells). */
-      if (flow)
-        {
-          double cells = 0.0;
-          for (size_t i = 0; i < n; i++)
-            cells += outlet[i] ? (n > 1 ? round (pow ((double) n, flow[i])) : flow[i]) : 0.0;
-          FUZZ_CHECK (cells == (double) n);
-        }
-
-      /* Outlets keep their heights, or are 0 on a grown map (0.5 when all are outlets:
-       * flat). The input outlets of an eroded map are read from the input, as the core
-       * does (a cell eroded down to the sea becomes an outlet only then). */
-      double magnitude = 0.0;
-      for (size_t i = 0; i < n; i++)
-        magnitude = fmax (magnitude, fabs (before[i]));
-      if (layer)
-        {
-          size_t outlets = 0;
-          for (size_t i = 0; i < n; i++)
-            outlets += outlet[i];
-          for (size_t i = 0; i < n; i++)
-            FUZZ_CHECK (! outlet[i] || h[i] == (outlets == n ? 0.5f : 0.0f));
-        }
-      else
-        {
-          uint8_t *kept = outlets_of (before, sz.w, sz.h, wrap, sea);
-          for (size_t i = 0; i < n; i++)
-            FUZZ_CHECK (! kept[i] || h[i] == before[i]);
-          free (kept);
-        }
-      free (outlet);
-
-      /* "Incision never takes a cell below sea_level" (diffusion may). */
-      if (! layer && p.diffusion == 0.0)
-        for (size_t i = 0; i < n; i++)
-          FUZZ_CHECK (! (before[i] > sea) || h[i] >= sea);
-      if (! layer && p.erosion == 0.0 && p.diffusion == 0.0)
-        for (size_t i = 0; i < n; i++)
-          {
-            if (! (h[i] >= before[i]))
-              fprintf (stderr, "fuzz: cell %zu went down: %.9g -> %.9g\n", i, before[i], h[i]);
-            FUZZ_CHECK (h[i] >= before[i]);
-            FUZZ_CHECK (eroded == NULL || eroded[i] == 0.0f);
-          }
-
-      /* The maps count every change: h - before = deposition - erosion, up to a few
-       * roundings a step of the largest magnitude in play (no height leaves the input's
-       * range but for the fill's few floats), of the maps' sums, and of subnormals. */
-      if (! layer && eroded && deposited)
-        for (size_t i = 0; i < n; i++)
-          {
-            if (fabsf (h[i]) == FLT_MAX || eroded[i] == FLT_MAX || deposited[i] == FLT_MAX)
-              continue; /* kept finite: a change beyond FLT_MAX cannot be told */
-            const double change = (double) h[i] - before[i];
-            const double counted = (double) deposited[i] - eroded[i];
-            const double tolerance = 8.0 * (p.iterations + 2)
-                                     * (0x1p-24 * (magnitude + eroded[i] + deposited[i])
-                                        + 0x1p-149 + magnitude * 0x1p-100);
-            if (! (fabs (change - counted) <= tolerance))
-              fprintf (stderr, "fuzz: cell %zu: %.9g -> %.9g, deposition %.9g, erosion %.9g\n",
-                       i, before[i], h[i], deposited[i], eroded[i]);
-            FUZZ_CHECK (fabs (change - counted) <= tolerance);
-          }
-    }
+    check_result (&p, h, before, &m.maps, sz.w, sz.h);
 
   /* Same input, same bits: with every map, on 2 to 4 shuffled threads, one-row strips (a
    * light execution fits its budget twice). */

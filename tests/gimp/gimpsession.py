@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 
-SYSTEM_PLUGINS = ("script-fu", "file-png", "file-pnm")
+SYSTEM_PLUGINS = ("script-fu", "file-png", "file-pnm", "file-raw-data")
 
 # Python-Fu code for scripts that run inside GIMP (after importing Gimp): calling a
 # procedure on one layer, and finding our plug-in's processes.

@@ -113,6 +113,10 @@ plain_cases = [
      {"seed": 13, "subdivision": "square-square", "edges": "wrap"}),
     ("ds-lighthouse", DS, "PRECISION-U8-NON-LINEAR", 129, 129,
      {"seed": 14, "convention": "lighthouse-code", "roughness": 1.25}),
+    # Engine tiles (Unity's 513, 16-bit): the last row and column repeat the first.
+    ("ds-shared-edge-513", DS, "PRECISION-U16-NON-LINEAR", 513, 513, {"seed": 21, "edges": "shared-edge"}),
+    ("ds-shared-edge-square", DS, "PRECISION-U16-NON-LINEAR", 129, 65,
+     {"seed": 22, "edges": "shared-edge", "subdivision": "square-square"}),
     # Degenerate shapes: one pixel, one very long row (the field writes it in bands).
     ("ds-1x1", DS, "PRECISION-U16-NON-LINEAR", 1, 1, {"seed": 1}),
     ("ds-65536x1", DS, "PRECISION-U16-NON-LINEAR", 65536, 1, {"seed": 2, "roughness": 0.5}),
@@ -153,6 +157,14 @@ scripts.append(image_script(256, 128, "PRECISION-U16-NON-LINEAR",
 scripts.append(image_script(128, 128, "PRECISION-U16-NON-LINEAR",
                             call(FIELD, dict(FIELD_ARGS, **{"offset-x": 128})) + save("field-right.pgm")))
 
+# Engine tiles from the field: 513x513 layers at offsets 512 apart share their edge row and
+# column (the README's "Heightmaps for game engines").
+TILE_ARGS = {"seed": 32, "iterations": 10}
+for tx, ty in ((0, 0), (1, 0), (0, 1)):
+    scripts.append(image_script(513, 513, "PRECISION-U16-NON-LINEAR",
+                                call(FIELD, dict(TILE_ARGS, **{"offset-x": 512 * tx, "offset-y": 512 * ty}))
+                                + save("field-tile-%d-%d.pgm" % (tx, ty))))
+
 # Procedures that read the layer: its content is exported first, and the core works on that file.
 ROUGH = call(DS, {"seed": 17, "roughness": 0.4})
 RIVER = "plug-in-terrain-river-erosion"
@@ -177,6 +189,10 @@ layer_cases = [
      {"iterations": 10, "edges": "wrap", "sea-level": 0.2, "diffusion": 5}, (20, 10, 60, 40)),
     ("river-uplift-u8", RIVER, "PRECISION-U8-NON-LINEAR", BLOB,
      {"uplift": "layer", "iterations": 30, "erosion": 1.0, "slope-exponent": 1.5}, None),
+    ("river-shared-edge-u16", RIVER, "PRECISION-U16-NON-LINEAR", ROUGH,
+     {"iterations": 10, "edges": "shared-edge"}, None),
+    ("guided-ds-shared-edge-u16", DS, "PRECISION-U16-NON-LINEAR", BLOB,
+     {"seed": 3, "guide": 1, "guide-scale": 16, "edges": "shared-edge"}, None),
     ("guided-ds-u16", DS, "PRECISION-U16-NON-LINEAR", BLOB, {"seed": 3, "guide": 1, "guide-scale": 16}, None),
     ("guided-field-u16", FIELD, "PRECISION-U16-NON-LINEAR", BLOB,
      {"seed": 4, "guide": 1, "guide-scale": 16, "iterations": 7, "offset-x": 50}, None),
@@ -226,6 +242,26 @@ for name, procedure, precision, w, h, args in plain_cases:
     excess = worst_excess(got, ref, QUANT[precision], not precision.endswith("NON-LINEAR"))
     checks.check(excess <= 0.0, "%s %dx%d: |GIMP - core| exceeds one quantisation step by %g (max diff %g)"
                  % (name, w, h, excess, max_difference(got, ref)))
+
+def shares_edges(pixels, w, h):
+    """The last column and row hold the first's values (decoded 16-bit samples: their bytes)."""
+    return (all(pixels[y * w + w - 1] == pixels[y * w] for y in range(h))
+            and pixels[(h - 1) * w:] == pixels[:w])
+
+
+for name, w, h in (("ds-shared-edge-513", 513, 513), ("ds-shared-edge-square", 129, 65),
+                   ("river-shared-edge-u16", 128, 96), ("guided-ds-shared-edge-u16", 128, 96)):
+    if os.path.exists(path(name + ".pgm")):
+        checks.check(shares_edges(read_pnm(path(name + ".pgm"))[2][0], w, h),
+                     "%s: the last row/column differ from the first" % name)
+
+if checks.check(os.path.exists(path("field-tile-0-1.pgm")), "field tiles: no export"):
+    tile = {(tx, ty): read_pnm(path("field-tile-%d-%d.pgm" % (tx, ty)))[2][0]
+            for tx, ty in ((0, 0), (1, 0), (0, 1))}
+    checks.check(all(tile[0, 0][y * 513 + 512] == tile[1, 0][y * 513] for y in range(513)),
+                 "field tiles at x offsets 0 and 512: the shared column differs")
+    checks.check(tile[0, 0][512 * 513:] == tile[0, 1][:513],
+                 "field tiles at y offsets 0 and 512: the shared row differs")
 
 if checks.check(os.path.exists(path("field-right.pgm")), "field overlap: no export"):
     wide = read_pnm(path("field-wide.pgm"))[2][0]

@@ -94,6 +94,30 @@ fields_equal (const float *a, const float *b, size_t n)
   return memcmp (a, b, n * sizeof (float)) == 0;
 }
 
+/* Shared-edge maps (terrain-common.h): the last column and row of a w x h map are its first,
+ * bit for bit. */
+static inline int
+shared_edges_equal (const float *v, int w, int h)
+{
+  for (int y = 0; y < h; y++)
+    if (memcmp (v + (size_t) y * w + w - 1, v + (size_t) y * w, sizeof (float)) != 0)
+      return 0;
+  return memcmp (v + (size_t) (h - 1) * w, v, (size_t) w * sizeof (float)) == 0;
+}
+
+/* A new copy of the period block of a shared-edge w x h map: (w - 1) x (h - 1), a side of 1
+ * staying 1. */
+static inline float *
+period_block (const float *v, int w, int h, int *pw, int *ph)
+{
+  *pw = w > 1 ? w - 1 : 1;
+  *ph = h > 1 ? h - 1 : 1;
+  float *block = malloc ((size_t) *pw * *ph * sizeof (float));
+  for (int y = 0; y < *ph; y++)
+    memcpy (block + (size_t) y * *pw, v + (size_t) y * w, (size_t) *pw * sizeof (float));
+  return block;
+}
+
 /* Pixels where a and b differ (a NaN counts as differing). */
 static inline size_t
 count_differing (const float *a, const float *b, size_t n)

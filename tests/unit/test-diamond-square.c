@@ -26,7 +26,7 @@ test_determinism_and_range (void)
   const int sizes[][2] = { { 257, 257 }, { 256, 256 }, { 300, 200 }, { 1, 1 }, { 1, 37 },
                            { 37, 1 }, { 2, 2 }, { 1000, 3 }, { 129, 513 } };
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
-    for (int e = TERRAIN_EDGES_AVERAGE; e <= TERRAIN_EDGES_MIRROR; e++)
+    for (int e = TERRAIN_EDGES_AVERAGE; e <= TERRAIN_EDGES_SHARED_EDGE; e++)
       {
         int w = sizes[s][0], h = sizes[s][1];
         p.edges = (TerrainEdges) e;
@@ -106,6 +106,23 @@ test_roughness_is_hurst_exponent (void)
     }
 }
 
+/* Adds the mean step across the seams of a w x h map tiled with itself (last column to
+ * first, last row to first) to *seam, and the mean step across its middle to *inside. */
+static void
+add_seam_steps (const float *a, int w, int h, double *seam, double *inside)
+{
+  for (int y = 0; y < h; y++)
+    {
+      *seam += fabs (a[(size_t) y * w] - a[(size_t) y * w + w - 1]) / h;
+      *inside += fabs (a[(size_t) y * w + w / 2] - a[(size_t) y * w + w / 2 - 1]) / h;
+    }
+  for (int x = 0; x < w; x++)
+    {
+      *seam += fabs (a[x] - a[(size_t) (h - 1) * w + x]) / w;
+      *inside += fabs (a[(size_t) (h / 2) * w + x] - a[(size_t) (h / 2 - 1) * w + x]) / w;
+    }
+}
+
 /* Wrap tiles at the exact layer size: the step across the seam (last column to first,
  * last row to first) is distributed like steps inside. */
 static void
@@ -123,16 +140,7 @@ test_wrap_is_seamless (void)
         {
           p.seed = seed;
           float *a = render (&p, w, h);
-          for (int y = 0; y < h; y++)
-            {
-              seam += fabs (a[(size_t) y * w] - a[(size_t) y * w + w - 1]) / h;
-              inside += fabs (a[(size_t) y * w + w / 2] - a[(size_t) y * w + w / 2 - 1]) / h;
-            }
-          for (int x = 0; x < w; x++)
-            {
-              seam += fabs (a[x] - a[(size_t) (h - 1) * w + x]) / w;
-              inside += fabs (a[(size_t) (h / 2) * w + x] - a[(size_t) (h / 2 - 1) * w + x]) / w;
-            }
+          add_seam_steps (a, w, h, &seam, &inside);
           free (a);
         }
       CHECK (seam < 1.5 * inside && seam > 0.5 * inside,
@@ -360,6 +368,76 @@ test_guided_generation (void)
   free (again);
 }
 
+/* Shared edge at engine sizes (Unity 513, Unreal 1009), a non-square odd size, tiny sizes,
+ * with square-square and with a guide: the last column and row are the first, bit for bit,
+ * the period block is wrap's render at its size, and 2 x 2 copies of the block join
+ * seamlessly (the seam's steps like the steps inside, over 8 seeds). */
+static void
+test_shared_edge (void)
+{
+  const int sizes[][3] = { { 513, 513, 1 }, { 1009, 1009, 1 }, { 301, 203, 1 }, { 2, 2, 0 },
+                           { 1, 5, 0 }, { 5, 1, 0 }, { 2, 7, 0 }, { 3, 3, 0 } };
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    {
+      const int w = sizes[s][0], h = sizes[s][1], seeds = sizes[s][2] ? 8 : 1;
+      TerrainDiamondSquare p;
+      terrain_diamond_square_defaults (&p);
+      double seam = 0.0, inside = 0.0;
+      for (int seed = 0; seed < seeds; seed++)
+        {
+          int pw, ph;
+          p.seed = seed;
+          p.subdivision = seed % 4 == 3 ? TERRAIN_SUBDIVISION_SQUARE_SQUARE
+                                        : TERRAIN_SUBDIVISION_DIAMOND_SQUARE;
+          p.edges = TERRAIN_EDGES_SHARED_EDGE;
+          float *a = render (&p, w, h), *block = period_block (a, w, h, &pw, &ph);
+          p.edges = TERRAIN_EDGES_WRAP;
+          float *wrapped = render (&p, pw, ph);
+          CHECK (shared_edges_equal (a, w, h), "%dx%d seed %d: last row/column differ from the "
+                 "first", w, h, seed);
+          CHECK (fields_equal (block, wrapped, (size_t) pw * ph),
+                 "%dx%d seed %d: the period block is not wrap's render", w, h, seed);
+          add_seam_steps (block, pw, ph, &seam, &inside);
+          free (a);
+          free (block);
+          free (wrapped);
+        }
+      if (sizes[s][2])
+        CHECK (seam < 1.5 * inside && seam > 0.5 * inside,
+               "%dx%d shared edge: seam step %g vs inside %g", w, h, seam, inside);
+    }
+}
+
+/* Shared edge with a guide and with fixed corners: still tiles, and the guide's last column
+ * and row are not read. */
+static void
+test_shared_edge_guided (void)
+{
+  const int w = 513, h = 385;
+  float *guide = gaussian_blob (w, h, 200.0, 150.0, 60.0);
+  TerrainDiamondSquare p;
+  terrain_diamond_square_defaults (&p);
+  p.edges = TERRAIN_EDGES_SHARED_EDGE;
+  p.guide = guide;
+  p.guide_scale = 64;
+  float *a = render (&p, w, h);
+  for (int y = 0; y < h; y++)
+    guide[(size_t) y * w + w - 1] = 1.0f;
+  for (int x = 0; x < w; x++)
+    guide[(size_t) (h - 1) * w + x] = 1.0f;
+  float *b = render (&p, w, h);
+  CHECK (shared_edges_equal (a, w, h), "guided: the last row/column differ from the first");
+  CHECK (fields_equal (a, b, (size_t) w * h), "guided: the guide's last row/column were read");
+  p.guide = NULL;
+  p.corners = TERRAIN_CORNERS_FIXED;
+  float *c = render (&p, w, h);
+  CHECK (shared_edges_equal (c, w, h), "fixed corners: the last row/column differ from the first");
+  free (guide);
+  free (a);
+  free (b);
+  free (c);
+}
+
 int
 main (void)
 {
@@ -368,6 +446,8 @@ main (void)
   test_roughness_smooths ();
   test_roughness_is_hurst_exponent ();
   test_wrap_is_seamless ();
+  test_shared_edge ();
+  test_shared_edge_guided ();
   test_edge_modes_differ_at_border_only_there ();
   test_fixed_corners ();
   test_invalid_parameters ();

@@ -286,6 +286,77 @@ test_wrap_tiles (void)
   free (change_open);
 }
 
+/* Shared edge at engine sizes (Unity 513, Unreal 1009) and a non-square odd size: the
+ * heights' and the maps' last column and row are their first, bit for bit; the period block
+ * is the wrapped run of the input's period block (the input's last column and row are not
+ * read); 2 x 2 copies of the block join seamlessly, with rivers across its borders. */
+static void
+test_shared_edge_tiles (void)
+{
+  const int sizes[][3] = { { 513, 513, 10 }, { 1009, 1009, 5 }, { 257, 193, 30 } };
+  for (int s = 0; s < 3; s++)
+    {
+      const int w = sizes[s][0], h = sizes[s][1];
+      const size_t n = (size_t) w * h;
+      int pw, ph;
+      float *input = hash_noise (w, h, 5), *block_input;
+      float *shared_wrap = ds_noise (w - 1, h - 1, 11, 1);
+      for (int y = 0; y < h; y++) /* a tiling input, but for noise in what is not read */
+        for (int x = 0; x < w - 1 && y < h - 1; x++)
+          input[(size_t) y * w + x] = shared_wrap[(size_t) y * (w - 1) + x];
+      block_input = period_block (input, w, h, &pw, &ph);
+      float *maps = malloc (3 * n * sizeof (float)), *flow = malloc ((size_t) pw * ph * sizeof (float));
+      TerrainRiverMaps m = { maps, maps + n, maps + 2 * n }, block_maps = { flow, NULL, NULL };
+      TerrainRiverErosion p = river (sizes[s][2], 0.1, 1.0, TERRAIN_RIVER_UPLIFT_NONE,
+                                     TERRAIN_RIVER_EDGES_SHARED_EDGE);
+      river_ok (&p, input, w, h, &m);
+      p.edges = TERRAIN_RIVER_EDGES_WRAP;
+      river_ok (&p, block_input, pw, ph, &block_maps);
+      CHECK (shared_edges_equal (input, w, h) && shared_edges_equal (m.flow, w, h)
+               && shared_edges_equal (m.erosion, w, h) && shared_edges_equal (m.deposition, w, h),
+             "%dx%d: the last row/column differ from the first", w, h);
+      float *block = period_block (input, w, h, &pw, &ph), *block_flow = period_block (m.flow, w, h, &pw, &ph);
+      CHECK (fields_equal (block, block_input, (size_t) pw * ph)
+               && fields_equal (block_flow, flow, (size_t) pw * ph),
+             "%dx%d: the period block is not the wrapped run's", w, h);
+      int    continuous;
+      double largest;
+      const double ratio = seam_ratio (block, pw, ph);
+      const int crossings = count_crossings (block, block_flow, pw, ph, &continuous, &largest);
+      printf ("shared edge %dx%d: seam ratio of the period block %.3f; %d cells drain across a "
+              "border, the largest carrying %.0f cells\n", w, h, ratio, crossings, largest);
+      CHECK (ratio > 0.67 && ratio < 1.5, "%dx%d: shared-edge seam ratio %g", w, h, ratio);
+      CHECK (crossings >= 20 && continuous && largest >= 100,
+             "%dx%d: rivers do not cross the borders (%d, largest %g)", w, h, crossings, largest);
+      free (input);
+      free (shared_wrap);
+      free (block_input);
+      free (maps);
+      free (flow);
+      free (block);
+      free (block_flow);
+    }
+}
+
+/* Shared edge at every tiny size (a side of 1 has period 1), and with uplift from the
+ * layer: the edges are shared. */
+static void
+test_shared_edge_small (void)
+{
+  for (int w = 1; w <= 4; w++)
+    for (int h = 1; h <= 4; h++)
+      for (int uplift = 0; uplift < 2; uplift++)
+        {
+          float *f = hash_noise (w, h, 3 + w * h);
+          const TerrainRiverErosion p = river (5, 0.1, 1.0, (TerrainRiverUplift) uplift,
+                                               TERRAIN_RIVER_EDGES_SHARED_EDGE);
+          river_ok (&p, f, w, h, NULL);
+          CHECK (shared_edges_equal (f, w, h), "%dx%d uplift %d: edges not shared", w, h, uplift);
+          CHECK (! terrain_has_non_finite (f, (size_t) w * h), "%dx%d: not finite", w, h);
+          free (f);
+        }
+}
+
 /* ---- 4. Determinism ---- */
 
 /* A TerrainParallel that runs the tasks on this thread, in a shuffled order. */
@@ -543,7 +614,7 @@ test_invalid (void)
   bad[k++].sea_level = 1.01;
   bad[k++].sea_level = NAN;
   bad[k++].uplift = (TerrainRiverUplift) 2;
-  bad[k++].edges = (TerrainRiverEdges) 2;
+  bad[k++].edges = (TerrainRiverEdges) 3;
   bad[k++].area_exponent = INFINITY;
   float *f = hash_noise (w, h, 4), *original = copy_field (f, w, h);
   float *maps_buffer = malloc (3 * n * sizeof (float));
@@ -743,6 +814,8 @@ main (void)
   test_every_cell_drains ();
   test_uplift_drains ();
   test_wrap_tiles ();
+  test_shared_edge_tiles ();
+  test_shared_edge_small ();
   test_deterministic ();
   test_cancel_and_reports ();
   test_maps ();

@@ -13,6 +13,13 @@
  *    (cy*2^k + 1) lattice and crop it. Wrap computes a periodic lattice; when its period is
  *    not the layer size it is resampled periodically (bilinear), so the result tiles at
  *    the layer's exact size.
+ *  - Shared edge: the result repeats with period (width - 1) x (height - 1), so its last
+ *    column equals its first and its last row its first, bit for bit: game engines' tiles
+ *    (Unity's 2^n + 1, Unreal's 1009, 2017, ...) share their border with the neighbour.
+ *    The (width - 1) x (height - 1) block is exactly what wrap renders at that size (a
+ *    periodic lattice, resampled when that size is no multiple of a power of two), its
+ *    first column and row copied after it; a side of 1 has period 1. With a guide, the
+ *    guide's last column and row are not read.
  *  - Square-square (Miller, "The Definition and Rendering of Terrain Maps", SIGGRAPH
  *    1986): every level makes a new grid at twice the resolution whose points are the
  *    biquadratic B-spline weights 9/16, 3/16, 3/16, 1/16 of the parent cell's corners (the
@@ -41,7 +48,9 @@ typedef enum
 {
   TERRAIN_EDGES_AVERAGE, /* border points average their 3 existing neighbours */
   TERRAIN_EDGES_WRAP,    /* the missing neighbour comes from the opposite side: tiles */
-  TERRAIN_EDGES_MIRROR   /* the missing neighbour is the reflection of the opposite one */
+  TERRAIN_EDGES_MIRROR,  /* the missing neighbour is the reflection of the opposite one */
+  TERRAIN_EDGES_SHARED_EDGE /* wrap with period width - 1, height - 1: the last column and
+                               row equal the first (game engines' tiles) */
 } TerrainEdges;
 
 typedef enum

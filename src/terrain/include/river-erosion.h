@@ -14,7 +14,11 @@
  *    are in the first, and so for rows: the result tiles, and rivers cross the borders),
  *    and the outlets are the cells at or below sea_level, or, when there are none, the
  *    single lowest cell (the first in row-major order among equals). Outlets keep their
- *    heights: they neither erode nor rise. With uplift from the layer, "at or below
+ *    heights: they neither erode nor rise. With shared edges the map is a torus of
+ *    (width - 1) x (height - 1) cells, the input without its last column and row (which are
+ *    not read, but must be finite), treated as wrapped; the result's last column and row
+ *    are copies of its first (a side of 1 has period 1), as game engines want of tiles
+ *    that share their border. The maps are made the same way. With uplift from the layer, "at or below
  *    sea_level" and "lowest" are of the uplift map, and outlets stay at height 0.
  *  - Depressions: before the first step they are filled by priority-flood with epsilon
  *    (Barnes, Lehman & Mulla 2014, Computers & Geosciences 62): a cell with no way down is
@@ -93,7 +97,9 @@ typedef enum
 typedef enum
 {
   TERRAIN_RIVER_EDGES_OPEN, /* water leaves at the layer's borders (fixed base level) */
-  TERRAIN_RIVER_EDGES_WRAP  /* the map is periodic: the result tiles */
+  TERRAIN_RIVER_EDGES_WRAP, /* the map is periodic: the result tiles */
+  TERRAIN_RIVER_EDGES_SHARED_EDGE /* wrap with period width - 1, height - 1: the last column
+                                     and row equal the first (game engines' tiles) */
 } TerrainRiverEdges;
 
 #define TERRAIN_RIVER_MAX_ITERATIONS      10000
