@@ -218,11 +218,12 @@ def colours(shot, crop=None):
 CANVAS = "400x300+230+130"
 # In the Hydraulic Erosion dialog on a square layer without the module (its layout, in the
 # window's own coordinates): the preview with its computing bar, the seed's entry and "+",
-# the droplets' entry.
+# the droplets' entry, the relief's check box.
 # $GUI_SEED_ROW_Y moves the rows for another layout (the dialog before issue 17: 271).
 SEED_Y = int(os.environ.get("GUI_SEED_ROW_Y", "302"))
 PREVIEW_AREA = "210x290+5+5"
 SEED_ENTRY, SEED_PLUS, DROPLETS = "90x24+56+%d" % (SEED_Y - 12), (203, SEED_Y), (168, SEED_Y + 37)
+RELIEF = (22, SEED_Y + 381)
 ARTIFACTS = os.path.join(workdir, "gui-artifacts")
 RESPONSE_BOUND = 0.5
 
@@ -258,6 +259,12 @@ def use_slow_preview(gui):
     after = gui.settled(window, PREVIEW_AREA)
     shoot("erosion-after-seed.png")
     checks.check(before != after, "the preview did not change with the seed")
+    gui.click(window, *RELIEF)  # the relief on and off again: what it looks like
+    relief = gui.settled(window, PREVIEW_AREA)
+    shoot("erosion-relief.png")
+    checks.check(relief != after, "the preview did not change with the relief")
+    gui.click(window, *RELIEF)
+    gui.settled(window, PREVIEW_AREA)
     # A million droplets on 1024²: seconds of work for every preview.
     gui.xdotool("windowfocus", "--sync", window)
     gui.click(window, *DROPLETS, repeat=3)
