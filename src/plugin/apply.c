@@ -4,7 +4,6 @@
 #include "layer-io.h"
 #include "map-layers.h"
 #include "native.h"
-#include "preview.h"
 #include "render-errors.h"
 
 #include <glib/gi18n-lib.h>
@@ -59,39 +58,6 @@ render_scratch (const TerrainProcedureInfo *info, const TerrainArgValues *values
     return terrain_render_error (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0, width, height,
                                  error);
   return render_layer (info, values, drawable, *scratch, maps, progress, scan, error);
-}
-
-TerrainStatus
-terrain_render_region (const TerrainProcedureInfo *info, const TerrainArgValues *values,
-                       GimpDrawable *drawable, float **scratch, float *out, int x, int y,
-                       int w, int h, GError **error)
-{
-  TerrainStatus status = render_scratch (info, values, drawable, scratch, NULL, NULL, TRUE, error);
-  if (status == TERRAIN_OK)
-    copy_rect (*scratch, gimp_drawable_get_width (drawable), out, x, y, w, h);
-  return status;
-}
-
-TerrainStatus
-terrain_render_samples (const TerrainProcedureInfo *info, const TerrainArgValues *values,
-                        GimpDrawable *drawable, float **scratch, float *samples, int pw, int ph,
-                        GError **error)
-{
-  const int width = gimp_drawable_get_width (drawable);
-  const int height = gimp_drawable_get_height (drawable);
-
-  if (terrain_reads_layer (info, values->values))
-    {
-      TerrainStatus status = render_scratch (info, values, drawable, scratch, NULL, NULL, TRUE, error);
-      if (status == TERRAIN_OK)
-        terrain_sample_nearest (*scratch, width, height, samples, pw, ph);
-      return status;
-    }
-
-  char why[256] = "";
-  TerrainStatus status = terrain_preview_samples (info, values->values, width, height, scratch,
-                                                  samples, pw, ph, why, sizeof why);
-  return terrain_render_error (info, status, why, samples, (gsize) pw * ph, width, height, error);
 }
 
 typedef struct

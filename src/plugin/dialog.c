@@ -1,102 +1,15 @@
 /* The procedure dialog: every argument of the descriptor, a "New Seed" button next to the
  * seed, and a live preview of the whole layer that shows exactly what OK writes, as gray
- * heights or, with "Relief preview", as a hillshade (slopes and creases show better lit). */
+ * heights or, with "Relief preview", as a hillshade (slopes and creases show better lit),
+ * computed without ever blocking the dialog (dialog-preview.c). */
 #include "dialog.h"
 
-#include "apply.h"
 #include "arg-values.h"
 #include "canvas-preview.h"
-#include "layer-io.h"
+#include "dialog-preview.h"
 #include "register.h"
-#include "shade.h"
 
 #include <libgimp/gimpui.h>
-
-typedef struct
-{
-  const TerrainProcedureInfo *info;
-  GimpProcedureConfig        *config;
-  GimpDrawable               *drawable;
-  float                      *scratch; /* a full-size result, reused between updates */
-} Preview;
-
-/* Replaces heights by their hillshade when the relief preview is on. z_scale: the layer's,
- * scaled to the preview (heights are in layer units). */
-static void
-shade_if_wanted (GimpProcedureConfig *config, float *samples, int pw, int ph, double z_scale)
-{
-  gboolean relief;
-  gdouble  azimuth, elevation;
-  g_object_get (config, TERRAIN_AUX_RELIEF, &relief, TERRAIN_AUX_AZIMUTH, &azimuth,
-                TERRAIN_AUX_ELEVATION, &elevation, NULL);
-  if (! relief)
-    return;
-  float *shaded = g_new (float, (gsize) pw * ph);
-  terrain_hillshade (samples, pw, ph, azimuth, elevation, z_scale, shaded);
-  memcpy (samples, shaded, (gsize) pw * ph * sizeof (float));
-  g_free (shaded);
-}
-
-/* Filters preview 1:1 the visible region of the layer; generators preview the whole layer
- * scaled. Either way the pixels are exact samples of what OK writes (apply.c). */
-static void
-render_preview (GimpPreview *widget, Preview *p)
-{
-  const int width = gimp_drawable_get_width (p->drawable);
-  const int height = gimp_drawable_get_height (p->drawable);
-  const gboolean one_to_one = p->info->kind == TERRAIN_FILTER;
-  int px = 0, py = 0, pw, ph;
-  gimp_preview_get_size (widget, &pw, &ph);
-  if (one_to_one)
-    gimp_preview_get_position (widget, &px, &py);
-  if (pw < 1 || ph < 1)
-    return;
-
-  float *samples = g_new (float, (gsize) pw * ph);
-  TerrainArgValues *values = terrain_arg_values_from_config (p->info, p->config);
-  GError *error = NULL;
-  TerrainStatus status =
-    one_to_one ? terrain_render_region (p->info, values, p->drawable, &p->scratch, samples,
-                                        px, py, pw, ph, &error)
-               : terrain_render_samples (p->info, values, p->drawable, &p->scratch, samples,
-                                         pw, ph, &error);
-  terrain_arg_values_free (values);
-  if (status != TERRAIN_OK)
-    {
-      g_clear_error (&error); /* OK reports it; the preview keeps its last image */
-      g_free (samples);
-      return;
-    }
-  /* Heights [0, 1] span 1/16 of the layer's size: mountains, not needles, at any zoom. */
-  const double z_scale = terrain_hillshade_z_scale (width, height) / 4.0 *
-                         (one_to_one ? 1.0 : (double) pw / width);
-  shade_if_wanted (p->config, samples, pw, ph, z_scale);
-
-  const Babl *format = terrain_float_format (p->drawable);
-  const int   channels = babl_format_get_n_components (format);
-  const int   colours = channels - (babl_format_has_alpha (format) ? 1 : 0);
-  float      *pixels = g_new (float, (gsize) pw * ph * channels);
-  guchar     *bytes = g_new (guchar, (gsize) pw * ph * channels);
-
-  if (colours < channels) /* alpha from the layer, at the preview's scale */
-    {
-      GeglBuffer   *buffer = gimp_drawable_get_buffer (p->drawable);
-      GeglRectangle rect = { px, py, pw, ph };
-      gegl_buffer_get (buffer, &rect, one_to_one ? 1.0 : (double) pw / width, format, pixels,
-                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
-      g_object_unref (buffer);
-    }
-  for (gsize i = 0; i < (gsize) pw * ph; i++)
-    for (int c = 0; c < colours; c++)
-      pixels[i * channels + c] = samples[i];
-  babl_process (babl_fish (format, terrain_preview_format (p->drawable)), pixels, bytes,
-                (long) pw * ph);
-  gimp_preview_draw_buffer (widget, bytes, pw * channels);
-
-  g_free (bytes);
-  g_free (pixels);
-  g_free (samples);
-}
 
 static void
 new_seed (GtkButton *button, GimpProcedureConfig *config)
@@ -209,19 +122,12 @@ gboolean
 terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
                     GimpProcedureConfig *config, GimpDrawable *drawable)
 {
-  Preview p = { info, config, drawable, NULL };
-  gchar  *why_not = NULL;
+  gchar *why_not = NULL;
 
-  GtkWidget *dialog = gimp_procedure_dialog_new (procedure, config, NULL);
-  /* Filters show the artist's own strokes 1:1; generators the whole layer. */
-  GtkWidget *preview = info->kind == TERRAIN_FILTER
-                         ? gimp_drawable_preview_new_from_drawable (drawable)
-                         : gimp_aspect_preview_new_from_drawable (drawable);
+  GtkWidget            *dialog = gimp_procedure_dialog_new (procedure, config, NULL);
+  TerrainDialogPreview *preview = terrain_dialog_preview_new (info, config, drawable);
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))),
-                      preview, TRUE, TRUE, 0);
-  gtk_widget_show (preview);
-  g_signal_connect (preview, "invalidated", G_CALLBACK (render_preview), &p);
-  g_signal_connect_swapped (config, "notify", G_CALLBACK (gimp_preview_invalidate), preview);
+                      terrain_dialog_preview_widget (preview), TRUE, TRUE, 0);
 
   TerrainCanvasPreview *canvas = terrain_canvas_preview_new (info, config, drawable, &why_not);
   if (canvas)
@@ -236,7 +142,7 @@ terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
   apply_conditions (GIMP_PROCEDURE_DIALOG (dialog), info, config);
 
   gboolean ok = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (dialog));
-  g_signal_handlers_disconnect_by_data (config, preview);
+  terrain_dialog_preview_free (preview); /* waits for its worker to stop */
   if (canvas)
     {
       gboolean merge;
@@ -248,7 +154,6 @@ terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
   else
     g_object_set (config, TERRAIN_ARG_NON_DESTRUCTIVE, FALSE, NULL);
   gtk_widget_destroy (dialog);
-  g_free (p.scratch);
   g_free (why_not);
   return ok;
 }

@@ -98,14 +98,16 @@ terrain_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   if (drawable == NULL)
     return gimp_procedure_new_return_values (procedure, GIMP_PDB_CALLING_ERROR, error);
 
+  /* Before the dialog: its preview renders on all threads too (only one render at a time:
+   * the preview's worker has stopped before OK renders). */
+  terrain_use_threads (terrain_thread_count ());
+  terrain_use_huge_pages ();
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
       gimp_ui_init (PLUG_IN_BINARY);
       if (! terrain_dialog_run (info, procedure, config, drawable))
         return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL, NULL);
     }
-  terrain_use_threads (terrain_thread_count ());
-  terrain_use_huge_pages ();
 
   gboolean non_destructive;
   g_object_get (config, TERRAIN_ARG_NON_DESTRUCTIVE, &non_destructive, NULL);

@@ -6,8 +6,8 @@
 
 TerrainStatus
 terrain_preview_rows (const TerrainProcedureInfo *info, const TerrainArgValue *values,
-                      int width, int height, float *samples, int pw, int ph, char *why,
-                      size_t why_size)
+                      int width, int height, float *samples, int pw, int ph,
+                      const TerrainProgress *progress, char *why, size_t why_size)
 {
   float *row = malloc ((size_t) width * sizeof (float));
   TerrainStatus status = row ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;
@@ -19,6 +19,9 @@ terrain_preview_rows (const TerrainProcedureInfo *info, const TerrainArgValue *v
                                               why_size);
       if (status == TERRAIN_OK)
         terrain_sample_nearest (row, width, 1, samples + (size_t) py * pw, pw, 1);
+      if (status == TERRAIN_OK && progress && progress->report &&
+          progress->report (progress->user, (double) (py + 1) / ph))
+        status = TERRAIN_CANCELLED;
     }
   free (row);
   return status;
@@ -27,16 +30,17 @@ terrain_preview_rows (const TerrainProcedureInfo *info, const TerrainArgValue *v
 TerrainStatus
 terrain_preview_samples (const TerrainProcedureInfo *info, const TerrainArgValue *values,
                          int width, int height, float **scratch, float *samples, int pw, int ph,
-                         char *why, size_t why_size)
+                         const TerrainProgress *progress, char *why, size_t why_size)
 {
   if (info->render_rect)
-    return terrain_preview_rows (info, values, width, height, samples, pw, ph, why, why_size);
+    return terrain_preview_rows (info, values, width, height, samples, pw, ph, progress, why,
+                                 why_size);
   if (*scratch == NULL)
     *scratch = malloc ((size_t) width * height * sizeof (float));
   if (*scratch == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
-  TerrainStatus status = terrain_procedure_render (info, values, *scratch, width, height, NULL,
-                                                   why, why_size);
+  TerrainStatus status = terrain_procedure_render (info, values, *scratch, width, height,
+                                                   progress, why, why_size);
   if (status == TERRAIN_OK)
     terrain_sample_nearest (*scratch, width, height, samples, pw, ph);
   return status;

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 /* Height change per pixel at index i of a line of n samples `step` floats apart: central
  * difference inside, one-sided at the ends, 0 on a line of one sample. In double: the
@@ -25,6 +26,45 @@ double
 terrain_hillshade_z_scale (int width, int height)
 {
   return (width > height ? width : height) / 4.0;
+}
+
+static int
+compare_float (const void *a, const void *b)
+{
+  const float x = *(const float *) a, y = *(const float *) b;
+  return (x > y) - (x < y);
+}
+
+/* At most this many pixels decide the contrast: a percentile needs no more, and a preview's
+ * shading stays cheap next to its render. */
+#define CONTRAST_SAMPLES (1 << 16)
+
+double
+terrain_hillshade_contrast_z_scale (const float *h, int width, int height)
+{
+  const size_t n = (size_t) (width > 0 ? width : 0) * (size_t) (height > 0 ? height : 0);
+  const size_t stride = n > CONTRAST_SAMPLES ? (n + CONTRAST_SAMPLES - 1) / CONTRAST_SAMPLES : 1;
+  float       *slopes = terrain_alloc ((n / stride + 1) * sizeof (float));
+  size_t       count = 0;
+  if (slopes == NULL)
+    return -1.0;
+  for (size_t i = 0; i < n; i += stride)
+    {
+      const int    x = (int) (i % (size_t) width), y = (int) (i / (size_t) width);
+      const double gx = slope (h + i, 1, x, width), gy = slope (h + i, width, y, height);
+      const double g = sqrt (gx * gx + gy * gy);
+      if (g > 0.0 && g < 1e30) /* a height jump beyond any float's range says nothing */
+        slopes[count++] = (float) g;
+    }
+  double z = terrain_hillshade_z_scale (width, height);
+  if (count > 0)
+    {
+      qsort (slopes, count, sizeof (float), compare_float);
+      const double steep = slopes[count - 1 - count / 10];
+      z = tan (TERRAIN_HILLSHADE_STEEP_SLOPE * 3.14159265358979323846 / 180.0) / steep;
+    }
+  terrain_free (slopes);
+  return z;
 }
 
 /* Rows of the shading: each shade reads the heights only, so strips of rows run on any

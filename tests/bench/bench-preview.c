@@ -1,7 +1,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime (bench-clock.h) */
 /* Preview latency: for every generator at its defaults, the median time from a parameter
  * change to the samples the dialog hands to its preview widget, for a 512 x 512 preview:
- * terrain_preview_samples, which the dialog runs (apply.c's terrain_render_samples) for
+ * terrain_preview_samples, which the dialog runs (src/plugin/preview-render.c) for
  * generators: with render_rect one layer row per preview row, else the whole layer, then
  * sampled. Shown for a 512² layer (the target: <= 15 ms)
  * and for a 4096² layer scaled into the same 512² preview. Runs on the plug-in's threads
@@ -51,7 +51,7 @@ main (int argc, char **argv)
             {
               const double t0 = now ();
               failed |= terrain_preview_samples (info, values, side, side, &scratch, samples,
-                                                 PREVIEW, PREVIEW, why, sizeof why) != TERRAIN_OK;
+                                                 PREVIEW, PREVIEW, NULL, why, sizeof why) != TERRAIN_OK;
               t[r] = now () - t0;
             }
           free (scratch);

@@ -11,7 +11,13 @@ With the GEGL module (GIMP runs the procedures' operations):
     opens it in GIMP's own filter dialog (WORKDIR/effect-dialog.png);
   - with "Merge filter" checked (its mnemonic), OK changes the pixels and leaves no effect.
 Without the module, the Diamond-Square dialog says why the plug-in writes the result
-itself (WORKDIR/without-module.png), and OK writes a full-range heightmap.
+itself (WORKDIR/without-module.png), and OK writes a full-range heightmap. Before that, in
+the same session, the preview is used as a person would (WORKDIR/gui-artifacts/*.png):
+  - Hydraulic Erosion on a 1024² map: "+" on the seed changes the preview;
+  - with a million droplets its preview computes for seconds; "+" on the seed twice, quickly,
+    while it computes: the seed shown must change within 0.5 s (best of 3 tries). With the
+    preview computed in the dialog's own loop (before issue 17) it took the whole render.
+$GUI_ONLY_RESPONSIVE=1 runs only that session (to try a plug-in binary, old or new, fast).
 
 usage: test-gui.py PLUGIN_BINARY TERRAIN_DOCS WORKDIR [GEGL_MODULE]
 """
@@ -39,6 +45,7 @@ OTHERS = [(proc, title) for proc, title in listed if proc != DS]
 for stale in os.listdir(workdir):
     if stale.endswith((".png", ".json", ".flag")):
         os.remove(os.path.join(workdir, stale))
+shutil.rmtree(os.path.join(workdir, "gui-artifacts"), ignore_errors=True)
 
 
 def start_xvfb():
@@ -95,6 +102,14 @@ Gimp.Display.new(image)
 image.clean_all()
 for name in OTHERS:
     state["dialog " + name] = run(name, image, layer, Gimp.RunMode.INTERACTIVE)
+if SLOW:
+    big = Gimp.Image.new_with_precision(1024, 1024, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
+    big_layer = Gimp.Layer.new(big, "height", 1024, 1024, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
+    big.insert_layer(big_layer, None, 0)
+    run(DS, big, big_layer, Gimp.RunMode.NONINTERACTIVE, seed=7)
+    started = time.time()
+    state["slow"] = run(SLOW, big, big_layer, Gimp.RunMode.INTERACTIVE)
+    big.delete()
 state["before"] = snapshot(image, layer)
 for step in STEPS:
     state[step] = run(DS, image, layer, Gimp.RunMode.INTERACTIVE, seed=1234)
@@ -112,7 +127,7 @@ with open(STATE, "w") as f:
 
 
 class Gui:
-    def __init__(self, label, modules, steps):
+    def __init__(self, label, modules, steps, slow=None):
         self.session = GimpSession(plugin, os.path.join(workdir, "gimp-" + label),
                                    extra_plugins=("python-eval",), modules=modules)
         # Dialogs open with their defaults, not what an earlier run left in .last files.
@@ -122,8 +137,8 @@ class Gui:
         self.state_file = os.path.join(workdir, label + "-state.json")
         self.export = os.path.join(workdir, label + "-export.pgm")
         others = [proc for proc, _ in OTHERS] if modules else []
-        script = ("WORKDIR = %r\nSTATE = %r\nEXPORT = %r\nDS = %r\nOTHERS = %r\nSTEPS = %r\n"
-                  % (workdir, self.state_file, self.export, DS, others, steps)) + SCRIPT
+        script = ("WORKDIR = %r\nSTATE = %r\nEXPORT = %r\nDS = %r\nOTHERS = %r\nSTEPS = %r\nSLOW = %r\n"
+                  % (workdir, self.state_file, self.export, DS, others, steps, slow)) + SCRIPT
         self.gimp = subprocess.Popen(self.session.command([script], gui=True, interpreter="python-fu-eval"),
                                      env=self.env, stdout=subprocess.DEVNULL,
                                      stderr=open(os.path.join(workdir, label + "-gimp.log"), "w"))
@@ -153,6 +168,29 @@ class Gui:
             self.xdotool("key", key)
             time.sleep(0.3)
 
+    def grab(self, window, crop):
+        """The raw pixels of a crop of a window: a quick look, for comparisons."""
+        return subprocess.run(["import", "-window", window, "-crop", crop, "rgb:-"], env=self.env,
+                              capture_output=True).stdout
+
+    def click(self, window, x, y, repeat=1):
+        self.xdotool("mousemove", "--window", window, str(x), str(y))
+        self.xdotool("click", "--repeat", str(repeat), "--delay", "80", "1")
+
+    def settled(self, window, crop, seconds=90):
+        """Waits until the crop stops changing for 2 s (a preview has been drawn and the
+        computing bar is gone); its pixels."""
+        deadline = time.time() + seconds
+        last, since = None, time.time()
+        while time.time() < deadline:
+            now = self.grab(window, crop)
+            if now != last:
+                last, since = now, time.time()
+            elif time.time() - since > 2.0:
+                break
+            time.sleep(0.25)
+        return last
+
     def shoot(self, name, window="root", crop=None):
         shot = os.path.join(workdir, name)
         subprocess.run(["import", "-window", window] + (["-crop", crop] if crop else []) + [shot],
@@ -178,6 +216,86 @@ def colours(shot, crop=None):
 
 # The canvas sits at the right of the dialogs in GIMP's default layout on this screen.
 CANVAS = "400x300+230+130"
+# In the Hydraulic Erosion dialog on a square layer without the module (its layout, in the
+# window's own coordinates): the preview with its computing bar, the seed's entry and "+",
+# the droplets' entry, the relief's check box.
+# $GUI_SEED_ROW_Y moves the rows for another layout (the dialog before issue 17: 271).
+SEED_Y = int(os.environ.get("GUI_SEED_ROW_Y", "302"))
+PREVIEW_AREA = "210x290+5+5"
+SEED_ENTRY, SEED_PLUS, DROPLETS = "90x24+56+%d" % (SEED_Y - 12), (203, SEED_Y), (168, SEED_Y + 37)
+RELIEF = (22, SEED_Y + 381)
+ARTIFACTS = os.path.join(workdir, "gui-artifacts")
+RESPONSE_BOUND = 0.5
+
+
+def response_time(gui, window):
+    """Seconds from two quick clicks on the seed's "+" to the seed shown changing: from the
+    first click to the start of the first look that sees it changed (a look takes tens of
+    milliseconds, and the change was there before it began)."""
+    before = gui.grab(window, SEED_ENTRY)
+    start = time.time()
+    gui.click(window, *SEED_PLUS, repeat=2)
+    while time.time() - start < 30:
+        look = time.time()
+        if gui.grab(window, SEED_ENTRY) != before:
+            return look - start
+        time.sleep(0.01)
+    return float("inf")
+
+
+def use_slow_preview(gui):
+    """The Hydraulic Erosion dialog as a person uses it (the module docstring)."""
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    window = gui.wait_for("Hydraulic Erosion")
+    if not checks.check(bool(window), "the Hydraulic Erosion dialog did not appear"):
+        return
+    shots = []
+    def shoot(name):
+        shots.append(gui.shoot(os.path.join("gui-artifacts", name), window))
+    gui.xdotool("windowfocus", "--sync", window)
+    before = gui.settled(window, PREVIEW_AREA)
+    shoot("erosion-before.png")
+    gui.click(window, *SEED_PLUS)
+    after = gui.settled(window, PREVIEW_AREA)
+    shoot("erosion-after-seed.png")
+    checks.check(before != after, "the preview did not change with the seed")
+    gui.click(window, *RELIEF)  # the relief on and off again: what it looks like
+    relief = gui.settled(window, PREVIEW_AREA)
+    shoot("erosion-relief.png")
+    checks.check(relief != after, "the preview did not change with the relief")
+    gui.click(window, *RELIEF)
+    gui.settled(window, PREVIEW_AREA)
+    # A million droplets on 1024²: seconds of work for every preview.
+    gui.xdotool("windowfocus", "--sync", window)
+    gui.click(window, *DROPLETS, repeat=3)
+    gui.xdotool("type", "1000000")
+    gui.xdotool("key", "Tab")
+    times = []
+    for attempt in range(3):
+        time.sleep(1.5)  # the preview is computing (it starts 200 ms after a change)
+        if attempt == 0:
+            shoot("erosion-computing.png")
+        times.append(response_time(gui, window))
+        shoot("erosion-answered-%d.png" % (attempt + 1))
+        if times[-1] <= RESPONSE_BOUND:
+            break
+    print("seed answered %s s after two quick clicks during a slow preview (best %.3f s, bound %.1f s)"
+          % (", ".join("%.3f" % t for t in times), min(times), RESPONSE_BOUND))
+    checks.check(min(times) <= RESPONSE_BOUND,
+                 "the dialog answered only after %.3f s while its preview computed" % min(times))
+    gui.keys(window, "Escape")
+    gui.gone(window)
+    print("screenshots:\n  " + "\n  ".join(shots))
+
+
+if os.environ.get("GUI_ONLY_RESPONSIVE"):
+    gui = Gui("responsive", [], [], slow="plug-in-terrain-hydraulic-erosion")
+    use_slow_preview(gui)
+    state = gui.finish()
+    checks.check(state.get("slow") == "cancel", "Escape gave %s" % state.get("slow"))
+    checks.done()
+    sys.exit()
+
 gui = Gui("module", [module] if module else [], ["cancel", "effect", "merge"])
 for proc, title in OTHERS:
     window = gui.wait_for(title)
@@ -237,13 +355,15 @@ checks.check(state.get("merge") == "success" and merged.get("effects") == [] and
              "OK with Merge filter did not change the pixels without an effect: %s" % merged)
 
 # Without the module: the dialog says why, and OK writes the pixels in the plug-in.
-gui = Gui("plug-in", [], ["merge"])
+gui = Gui("plug-in", [], ["merge"], slow="plug-in-terrain-hydraulic-erosion")
+use_slow_preview(gui)
 window = gui.wait_for("Diamond-Square")
 if checks.check(bool(window), "the Diamond-Square dialog without the module did not appear"):
     time.sleep(2.0)
     gui.shoot("without-module.png", window)
     gui.keys(window, "alt+o")
 state = gui.finish()
+checks.check(state.get("slow") == "cancel", "Escape in the slow dialog gave %s" % state.get("slow"))
 checks.check(state.get("merge") == "success" and state.get("after merge", {}).get("effects") == [],
              "without the module OK gave %s, %s" % (state.get("merge"), state.get("after merge")))
 if checks.check(os.path.exists(gui.export), "OK did not lead to an export"):

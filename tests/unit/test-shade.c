@@ -1,6 +1,8 @@
 /* Hillshade: light direction conventions, flat maps, output range. */
 #include "check.h"
 
+#include "diamond-square.h"
+
 #include "heightmap.h"
 #include "random.h"
 #include "shade.h"
@@ -8,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { W = 64, H = 48 };
 
@@ -99,6 +102,78 @@ test_range (void)
   free (out);
 }
 
+/* The spread of a shading: the distance between its 10th and 90th percentile greys. */
+static double
+spread (const float *shade, int n)
+{
+  float *sorted = malloc ((size_t) n * sizeof (float));
+  memcpy (sorted, shade, (size_t) n * sizeof (float));
+  for (int i = 1; i < n; i++) /* insertion sort: small maps only */
+    for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--)
+      {
+        const float t = sorted[j];
+        sorted[j] = sorted[j - 1];
+        sorted[j - 1] = t;
+      }
+  const double d = sorted[n * 9 / 10] - sorted[n / 10];
+  free (sorted);
+  return d;
+}
+
+enum { S = 129 };
+
+static void
+diamond_square (float *h, double roughness)
+{
+  TerrainDiamondSquare p;
+  terrain_diamond_square_defaults (&p);
+  p.seed = 77;
+  p.roughness = roughness;
+  CHECK (terrain_diamond_square (&p, h, S, S, NULL) == TERRAIN_OK, "diamond-square H=%g", roughness);
+}
+
+/* The spread of the relief of h with the normalised contrast (and with the fixed one). */
+static double
+normal_spread (const float *h, double *fixed_spread)
+{
+  static float out[S * S];
+  terrain_hillshade (h, S, S, TERRAIN_HILLSHADE_AZIMUTH, TERRAIN_HILLSHADE_ELEVATION,
+                     terrain_hillshade_z_scale (S, S), out);
+  *fixed_spread = spread (out, S * S);
+  terrain_hillshade (h, S, S, TERRAIN_HILLSHADE_AZIMUTH, TERRAIN_HILLSHADE_ELEVATION,
+                     terrain_hillshade_contrast_z_scale (h, S, S), out);
+  return spread (out, S * S);
+}
+
+/* The normalised relief reads the same whatever the map's height scale or roughness,
+ * where the fixed z_scale swings from noise to flat. */
+static void
+test_contrast_normalised (void)
+{
+  static float rough[S * S], smooth[S * S], tall[S * S];
+  double fixed_rough, fixed_smooth, fixed_tall;
+  diamond_square (rough, 0.3);
+  diamond_square (smooth, 1.2);
+  for (int i = 0; i < S * S; i++)
+    tall[i] = 10.0f * smooth[i];
+  const double r = normal_spread (rough, &fixed_rough);
+  const double s = normal_spread (smooth, &fixed_smooth);
+  const double t = normal_spread (tall, &fixed_tall);
+  printf ("  relief spread (10th..90th percentile grey), normalised / fixed z_scale:\n"
+          "    H=0.3 %.3f / %.3f, H=1.2 %.3f / %.3f, H=1.2 x10 %.3f / %.3f\n",
+          r, fixed_rough, s, fixed_smooth, t, fixed_tall);
+  CHECK (fabs (t - s) < 1e-3, "ten times as tall: spread %g, was %g", t, s);
+  CHECK (r / s < 1.5 && s / r < 1.5, "rough %g and smooth %g spreads differ", r, s);
+  CHECK (s > 0.2 && s < 0.8, "spread %g: neither flat nor black and white", s);
+  /* A flat map: the default scale, and a uniform shade. */
+  float flat[S * S];
+  for (int i = 0; i < S * S; i++)
+    flat[i] = 0.25f;
+  CHECK (terrain_hillshade_contrast_z_scale (flat, S, S) == terrain_hillshade_z_scale (S, S),
+         "a flat map's scale");
+  CHECK (terrain_hillshade_contrast_z_scale (rough, 1, 1) > 0.0, "one pixel");
+}
+
 static void
 print_timing (void)
 {
@@ -123,6 +198,7 @@ main (void)
   test_tilted_planes ();
   test_flat_is_uniform ();
   test_range ();
+  test_contrast_normalised ();
   print_timing ();
   return CHECK_DONE ("shade");
 }

@@ -27,6 +27,22 @@
 /* max (width, height) / 4: a [0, 1] heightmap of this size stands a quarter as tall as it is wide. */
 double terrain_hillshade_z_scale (int width, int height);
 
+/* terrain_hillshade_contrast_z_scale draws the 90th percentile of a map's slopes at this
+ * angle: steep enough that hills and valleys read, gentle enough that few slopes facing
+ * away from a 45-degree light turn black. (The 90th rather than the median: on smooth maps
+ * most slopes are alike and the median leaves them flat; 1.33 instead of 1.5 between the
+ * spreads of greys of a rough and a smooth Diamond-Square, tests/unit/test-shade.c.) */
+#define TERRAIN_HILLSHADE_STEEP_SLOPE 40.0
+
+/* A z_scale that normalises the relief's contrast to the map's own slopes: nine in ten of
+ * the map's sloping pixels (zero slopes left out, so plateaus and seas do not count) are
+ * drawn less steep than TERRAIN_HILLSHADE_STEEP_SLOPE degrees. A rough map and a smooth
+ * one, or a map and the same map ten times as tall, then shade with about the same spread
+ * of greys. Looks at up to 2^16 pixels spread evenly over the map. A map with no slope at
+ * all gets terrain_hillshade_z_scale (it shades flat at any scale); -1 when the memory for
+ * the slopes cannot be had. */
+double terrain_hillshade_contrast_z_scale (const float *h, int width, int height);
+
 /* Writes width * height shades in [0, 1] into out (which must not overlap h). h holds
  * finite values; width, height >= 1 (nothing is written otherwise). */
 void terrain_hillshade (const float *h, int width, int height, double azimuth_deg,

@@ -1,0 +1,255 @@
+#include "dialog-preview.h"
+
+#include "arg-values.h"
+#include "layer-io.h"
+#include "preview-worker.h"
+#include "register.h"
+
+/* How often the computing bar moves while the worker runs. */
+#define STATUS_TICK_MS 100
+
+struct TerrainDialogPreview
+{
+  const TerrainProcedureInfo *info;
+  GimpProcedureConfig        *config;
+  GimpDrawable               *drawable;
+  int                         width, height;
+  /* The layer's heights, read once on the main thread (libgimp's pixel transfer is not
+   * thread-safe) for the first job that needs them, then shared read-only with every job:
+   * while GIMP renders the canvas it answers slowly, and a setting's change should not
+   * wait for it. */
+  float                      *layer;
+  GtkWidget                  *box, *scaled, *detail, *one_to_one, *status;
+  TerrainPreviewWorker       *worker;
+  /* The last image drawn, and where: GimpPreview draws the untouched layer before it asks
+   * for a new one, and the last result is a better thing to look at meanwhile. */
+  guchar                     *last;
+  GtkWidget                  *last_view;
+  int                         last_x, last_y, last_w, last_h, last_stride;
+  guint                       ticker;
+  gulong                      notify;
+};
+
+/* The preview on show: the whole layer scaled, or the filter's 1:1 view. */
+static GtkWidget *
+current (TerrainDialogPreview *p)
+{
+  return p->detail && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (p->one_to_one))
+           ? p->detail : p->scaled;
+}
+
+/* Shows the computing bar while a result is awaited; FALSE once there is none. */
+static gboolean
+update_status (TerrainDialogPreview *p)
+{
+  const gboolean busy = terrain_preview_worker_busy (p->worker);
+  /* Transparent rather than hidden: the dialog keeps its size. */
+  gtk_widget_set_opacity (p->status, busy ? 1.0 : 0.0);
+  if (busy)
+    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (p->status),
+                                   terrain_preview_worker_progress (p->worker));
+  return busy;
+}
+
+static gboolean
+tick (gpointer data)
+{
+  TerrainDialogPreview *p = data;
+  if (update_status (p))
+    return G_SOURCE_CONTINUE;
+  p->ticker = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* A snapshot of everything the worker needs, taken here on the main thread. */
+static TerrainPreviewJob *
+new_job (TerrainDialogPreview *p, GimpPreview *preview)
+{
+  TerrainPreviewJob *job = g_new0 (TerrainPreviewJob, 1);
+  job->info = p->info;
+  job->values = terrain_arg_values_from_config (p->info, p->config);
+  job->width = p->width;
+  job->height = p->height;
+  job->one_to_one = GTK_WIDGET (preview) == p->detail;
+  gimp_preview_get_size (preview, &job->w, &job->h);
+  if (job->one_to_one)
+    gimp_preview_get_position (preview, &job->x, &job->y);
+  g_object_get (p->config, TERRAIN_AUX_RELIEF, &job->relief, TERRAIN_AUX_AZIMUTH, &job->azimuth,
+                TERRAIN_AUX_ELEVATION, &job->elevation, NULL);
+  if (terrain_reads_layer (p->info, job->values->values))
+    {
+      if (p->layer == NULL && (p->layer = g_try_new (float, (gsize) p->width * p->height)))
+        terrain_read_heights (p->drawable, p->layer);
+      job->layer = p->layer;
+    }
+  return job;
+}
+
+static void
+request (GimpPreview *preview, TerrainDialogPreview *p)
+{
+  int w, h;
+  gimp_preview_get_size (preview, &w, &h);
+  if (GTK_WIDGET (preview) != current (p) || w < 1 || h < 1)
+    return;
+  TerrainPreviewJob *job = new_job (p, preview);
+  if (p->last && p->last_view == GTK_WIDGET (preview) && p->last_w == w && p->last_h == h &&
+      p->last_x == job->x && p->last_y == job->y)
+    gimp_preview_draw_buffer (preview, p->last, p->last_stride);
+  if (terrain_reads_layer (p->info, job->values->values) && job->layer == NULL)
+    {
+      terrain_preview_job_free (job); /* no memory for the layer: OK will say so */
+      return;
+    }
+  terrain_preview_worker_submit (p->worker, job);
+  update_status (p);
+  if (p->ticker == 0)
+    p->ticker = g_timeout_add (STATUS_TICK_MS, tick, p);
+}
+
+/* Heights (or shades) in [0, 1] as the preview's gray, with the layer's own alpha. */
+static void
+draw (TerrainDialogPreview *p, GimpPreview *preview, const TerrainPreviewJob *job,
+      const float *samples)
+{
+  const int   pw = job->w, ph = job->h;
+  const Babl *format = terrain_float_format (p->drawable);
+  const int   channels = babl_format_get_n_components (format);
+  const int   colours = channels - (babl_format_has_alpha (format) ? 1 : 0);
+  float      *pixels = g_new (float, (gsize) pw * ph * channels);
+  guchar     *bytes = g_new (guchar, (gsize) pw * ph * channels);
+
+  if (colours < channels) /* alpha from the layer, at the preview's scale */
+    {
+      GeglBuffer   *buffer = gimp_drawable_get_buffer (p->drawable);
+      GeglRectangle rect = { job->x, job->y, pw, ph };
+      gegl_buffer_get (buffer, &rect, job->one_to_one ? 1.0 : (double) pw / p->width, format,
+                       pixels, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+      g_object_unref (buffer);
+    }
+  for (gsize i = 0; i < (gsize) pw * ph; i++)
+    for (int c = 0; c < colours; c++)
+      pixels[i * channels + c] = samples[i];
+  babl_process (babl_fish (format, terrain_preview_format (p->drawable)), pixels, bytes,
+                (long) pw * ph);
+  gimp_preview_draw_buffer (preview, bytes, pw * channels);
+  g_free (p->last);
+  p->last = bytes;
+  p->last_view = GTK_WIDGET (preview);
+  p->last_x = job->x;
+  p->last_y = job->y;
+  p->last_w = pw;
+  p->last_h = ph;
+  p->last_stride = pw * channels;
+  g_free (pixels);
+}
+
+/* The worker's newest result, on the main thread. A failed render keeps the last image:
+ * OK reports why. A result for a view since moved, resized or switched is not drawn: that
+ * change asked for a newer one. */
+static void
+show (gpointer user, const TerrainPreviewJob *job, TerrainStatus status, const float *out)
+{
+  TerrainDialogPreview *p = user;
+  GtkWidget            *preview = job->one_to_one ? p->detail : p->scaled;
+  int                   x = 0, y = 0, w, h;
+  update_status (p);
+  if (status != TERRAIN_OK || preview != current (p))
+    return;
+  gimp_preview_get_size (GIMP_PREVIEW (preview), &w, &h);
+  if (job->one_to_one)
+    gimp_preview_get_position (GIMP_PREVIEW (preview), &x, &y);
+  if (w == job->w && h == job->h && x == job->x && y == job->y)
+    draw (p, GIMP_PREVIEW (preview), job, out);
+}
+
+/* The procedure's arguments and the relief settings change the preview; whether the canvas
+ * shows the result, or merges it, does not. */
+static void
+settings_changed (GObject *config, GParamSpec *pspec, TerrainDialogPreview *p)
+{
+  (void) config;
+  if (g_strcmp0 (pspec->name, TERRAIN_AUX_CANVAS) && g_strcmp0 (pspec->name, TERRAIN_AUX_MERGE))
+    gimp_preview_invalidate (GIMP_PREVIEW (current (p)));
+}
+
+static void
+one_to_one_toggled (GtkToggleButton *button, TerrainDialogPreview *p)
+{
+  const gboolean detail = gtk_toggle_button_get_active (button);
+  gtk_widget_set_visible (p->detail, detail);
+  gtk_widget_set_visible (p->scaled, ! detail);
+  gimp_preview_invalidate (GIMP_PREVIEW (current (p)));
+}
+
+/* Filters also get a 1:1 view of a region (the artist's own strokes, pixel for pixel),
+ * behind a check box: by default they too show the whole layer. */
+static void
+add_detail (TerrainDialogPreview *p)
+{
+  p->detail = gimp_drawable_preview_new_from_drawable (p->drawable);
+  gtk_widget_set_no_show_all (p->detail, TRUE);
+  gtk_box_pack_start (GTK_BOX (p->box), p->detail, TRUE, TRUE, 0);
+  g_signal_connect (p->detail, "invalidated", G_CALLBACK (request), p);
+  p->one_to_one = gtk_check_button_new_with_mnemonic (_("Preview at _1:1"));
+  gtk_widget_set_tooltip_text (p->one_to_one,
+                               _("Show a part of the layer pixel for pixel instead of the "
+                                 "whole layer scaled down"));
+  gtk_box_pack_start (GTK_BOX (p->box), p->one_to_one, FALSE, FALSE, 0);
+  gtk_widget_show (p->one_to_one);
+  g_signal_connect (p->one_to_one, "toggled", G_CALLBACK (one_to_one_toggled), p);
+}
+
+TerrainDialogPreview *
+terrain_dialog_preview_new (const TerrainProcedureInfo *info, GimpProcedureConfig *config,
+                            GimpDrawable *drawable)
+{
+  TerrainDialogPreview *p = g_new0 (TerrainDialogPreview, 1);
+  p->info = info;
+  p->config = config;
+  p->drawable = drawable;
+  p->width = gimp_drawable_get_width (drawable);
+  p->height = gimp_drawable_get_height (drawable);
+  p->worker = terrain_preview_worker_new (show, p);
+  p->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  p->scaled = gimp_aspect_preview_new_from_drawable (drawable);
+  gtk_box_pack_start (GTK_BOX (p->box), p->scaled, TRUE, TRUE, 0);
+  gtk_widget_show (p->scaled);
+  g_signal_connect (p->scaled, "invalidated", G_CALLBACK (request), p);
+  if (info->kind == TERRAIN_FILTER)
+    add_detail (p);
+  p->status = gtk_progress_bar_new ();
+  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (p->status), _("Computing the preview…"));
+  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (p->status), TRUE);
+  gtk_widget_set_opacity (p->status, 0.0);
+  gtk_box_pack_start (GTK_BOX (p->box), p->status, FALSE, FALSE, 0);
+  gtk_widget_show (p->status);
+  gtk_widget_show (p->box);
+  p->notify = g_signal_connect (config, "notify", G_CALLBACK (settings_changed), p);
+  return p;
+}
+
+GtkWidget *
+terrain_dialog_preview_widget (TerrainDialogPreview *p)
+{
+  return p->box;
+}
+
+void
+terrain_dialog_preview_free (TerrainDialogPreview *p)
+{
+  g_signal_handler_disconnect (p->config, p->notify);
+  /* The previews outlive this (the dialog destroys them) and may hold a pending redraw. */
+  g_signal_handlers_disconnect_by_data (p->scaled, p);
+  if (p->detail)
+    {
+      g_signal_handlers_disconnect_by_data (p->detail, p);
+      g_signal_handlers_disconnect_by_data (p->one_to_one, p);
+    }
+  terrain_preview_worker_free (p->worker); /* joins: nothing reads p->layer after this */
+  if (p->ticker)
+    g_source_remove (p->ticker);
+  g_free (p->layer);
+  g_free (p->last);
+  g_free (p);
+}

@@ -1,0 +1,21 @@
+/* The dialog's preview: the whole layer scaled (and, for filters, a 1:1 view of a region
+ * on request), computed on a worker thread from a snapshot of the settings so that the
+ * dialog never waits for it; a bar under it says when it is computing. */
+#ifndef TERRAIN_DIALOG_PREVIEW_H
+#define TERRAIN_DIALOG_PREVIEW_H
+
+#include <libgimp/gimpui.h>
+
+#include "procedure-info.h"
+
+typedef struct TerrainDialogPreview TerrainDialogPreview;
+
+TerrainDialogPreview *terrain_dialog_preview_new (const TerrainProcedureInfo *info,
+                                                  GimpProcedureConfig *config,
+                                                  GimpDrawable *drawable);
+/* The box to pack into the dialog. */
+GtkWidget            *terrain_dialog_preview_widget (TerrainDialogPreview *preview);
+/* Stops the worker (waits for it) and frees everything; call before destroying the dialog. */
+void                  terrain_dialog_preview_free (TerrainDialogPreview *preview);
+
+#endif

@@ -1,0 +1,99 @@
+#include "preview-render.h"
+
+#include "heightmap.h"
+#include "preview.h"
+#include "render-errors.h"
+#include "shade.h"
+
+#include <string.h>
+
+/* The whole layer's result in *scratch: the layer's heights rendered in place, or a fresh
+ * render. NULL with *status set on failure. */
+static const float *
+render_whole (TerrainPreviewJob *job, float **scratch, const TerrainProgress *progress,
+              TerrainStatus *status)
+{
+  const gsize n = (gsize) job->width * job->height;
+  char        why[256] = "";
+  if (job->layer &&
+      ! terrain_heightmap_usable (job->info, job->layer, job->width, job->height, NULL))
+    {
+      *status = TERRAIN_ERROR_INVALID; /* OK says why; the preview keeps its last image */
+      return NULL;
+    }
+  if (*scratch == NULL)
+    *scratch = g_try_new (float, n);
+  float *heights = *scratch;
+  if (heights == NULL)
+    {
+      *status = TERRAIN_ERROR_NO_MEMORY;
+      return NULL;
+    }
+  if (job->layer)
+    memcpy (heights, job->layer, n * sizeof (float));
+  *status = terrain_procedure_render (job->info, job->values->values, heights, job->width,
+                                      job->height, progress, why, sizeof why);
+  /* The same scan for invalid heights as OK's, so the preview never shows what OK refuses. */
+  *status = terrain_render_error (job->info, *status, why, heights, n, job->width, job->height,
+                                  NULL);
+  return *status == TERRAIN_OK ? heights : NULL;
+}
+
+static TerrainStatus
+render_heights (TerrainPreviewJob *job, float **scratch, const TerrainProgress *progress,
+                float *out)
+{
+  TerrainStatus status;
+  if (job->layer == NULL && ! job->one_to_one)
+    {
+      /* Generators render only the rows the preview samples (preview.h). */
+      char why[256] = "";
+      status = terrain_preview_samples (job->info, job->values->values, job->width, job->height,
+                                        scratch, out, job->w, job->h, progress, why, sizeof why);
+      return terrain_render_error (job->info, status, why, out, (gsize) job->w * job->h,
+                                   job->width, job->height, NULL);
+    }
+  /* Filters are whole-image operations: the whole layer first, then its samples. */
+  const float *whole = render_whole (job, scratch, progress, &status);
+  if (whole == NULL)
+    return status;
+  if (! job->one_to_one)
+    terrain_sample_nearest (whole, job->width, job->height, out, job->w, job->h);
+  else
+    for (int row = 0; row < job->h; row++)
+      memcpy (out + (gsize) row * job->w, whole + (gsize) (job->y + row) * job->width + job->x,
+              (gsize) job->w * sizeof (float));
+  return TERRAIN_OK;
+}
+
+TerrainStatus
+terrain_preview_job_run (TerrainPreviewJob *job, float **scratch, const TerrainProgress *progress,
+                         float *out)
+{
+  TerrainStatus status = render_heights (job, scratch, progress, out);
+  if (status != TERRAIN_OK || ! job->relief)
+    return status;
+  /* The contrast follows the preview's own slopes, so the relief reads the same at any
+   * roughness, height range or preview scale. */
+  const gsize n = (gsize) job->w * job->h;
+  const double z_scale = terrain_hillshade_contrast_z_scale (out, job->w, job->h);
+  float       *shaded = g_try_new (float, n);
+  if (shaded == NULL || z_scale < 0.0)
+    {
+      g_free (shaded);
+      return TERRAIN_ERROR_NO_MEMORY;
+    }
+  terrain_hillshade (out, job->w, job->h, job->azimuth, job->elevation, z_scale, shaded);
+  memcpy (out, shaded, n * sizeof (float));
+  g_free (shaded);
+  return TERRAIN_OK;
+}
+
+void
+terrain_preview_job_free (TerrainPreviewJob *job)
+{
+  if (job == NULL)
+    return;
+  terrain_arg_values_free (job->values);
+  g_free (job);
+}
