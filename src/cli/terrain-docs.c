@@ -58,6 +58,8 @@ print_example (const TerrainProcedureInfo *info)
       const TerrainArgValue value = terrain_arg_default (info, arg);
       if (arg->type == TERRAIN_ARG_CHOICE || arg->type == TERRAIN_ARG_STRING)
         printf ("\n  #:%s \"%s\"", arg->name, value.text);
+      else if (arg->type == TERRAIN_ARG_INT) /* in full: 1000000, not 1e+06 */
+        printf ("\n  #:%s %.0f", arg->name, value.number);
       else
         printf ("\n  #:%s %g", arg->name, value.number);
     }
@@ -71,7 +73,7 @@ main (void)
     {
       const TerrainProcedureInfo *info = terrain_procedures[i];
       char label[128];
-      snprintf (label, sizeof label, "%s", info->menu_label);
+      terrain_label (info->menu_label, label, sizeof label);
       if (strlen (label) > 3 && strcmp (label + strlen (label) - 3, "...") == 0)
         strcpy (label + strlen (label) - 3, "…");
       printf ("### %s: \"%s\"\n\n%s.\n\n%s\n\n", info->name, label, info->blurb, info->help);

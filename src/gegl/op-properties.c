@@ -88,21 +88,25 @@ sensitivity (const TerrainProcedureInfo *info, const TerrainArg *arg)
 GParamSpec *
 terrain_op_param_spec (const TerrainProcedureInfo *info, const TerrainArg *arg)
 {
-  const char           *nick = terrain_text (arg->label);
+  char                  nick[256];
   const TerrainArgValue value = terrain_arg_default (info, arg);
   GParamSpec           *pspec = NULL;
   char                  blurb[1024];
   terrain_arg_blurb (arg, blurb, sizeof blurb);
+  terrain_label (terrain_text (arg->label), nick, sizeof nick);
+  /* GIMP's filter dialog slides over the range the plug-in's dialog slides over. */
+  double ui_min = arg->min, ui_max = arg->max;
+  terrain_arg_slider (info, arg, &ui_min, &ui_max);
   switch (arg->type)
     {
     case TERRAIN_ARG_INT:
       pspec = gegl_param_spec_int (arg->name, nick, blurb, (gint) arg->min, (gint) arg->max,
-                                   (gint) value.number, (gint) arg->min, (gint) arg->max, 1.0,
+                                   (gint) value.number, (gint) ui_min, (gint) ui_max, 1.0,
                                    FLAGS);
       break;
     case TERRAIN_ARG_DOUBLE:
       pspec = gegl_param_spec_double (arg->name, nick, blurb, arg->min, arg->max, value.number,
-                                      arg->min, arg->max, 1.0, FLAGS);
+                                      ui_min, ui_max, 1.0, FLAGS);
       break;
     case TERRAIN_ARG_BOOLEAN:
       pspec = g_param_spec_boolean (arg->name, nick, blurb, value.number != 0.0, FLAGS);

@@ -295,7 +295,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
 static gchar *
 title_of (const TerrainProcedureInfo *info)
 {
-  gchar *title = g_strdup (terrain_text (info->menu_label));
+  gchar *title = terrain_label (terrain_text (info->menu_label), g_malloc (256), 256);
   for (const char *tail = "..."; *tail && g_str_has_suffix (title, tail);)
     title[strlen (title) - strlen (tail)] = '\0';
   if (g_str_has_suffix (title, "\xe2\x80\xa6")) /* U+2026 in a translation */

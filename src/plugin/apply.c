@@ -128,7 +128,7 @@ apply_here (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   if (map_count && maps == NULL)
     return terrain_pdb_status (terrain_render_error (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0,
                                                      width, height, error));
-  gimp_progress_init (_(info->menu_label));
+  terrain_progress_init (info);
   /* Band by band straight from the core when it can; else the whole layer first. */
   if (info->render_rect == NULL || terrain_reads_layer (info, values->values) || maps)
     {

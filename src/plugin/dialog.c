@@ -51,26 +51,51 @@ note_row (GimpProcedureDialog *dialog, const gchar *why_not)
   return "why-not-on-canvas";
 }
 
+/* A number's row as GIMP's own filters show it: a spin scale, its label inside, sliding
+ * over [min, max] (the field still takes the whole range). */
+static void
+spin_scale (GimpProcedureDialog *dialog, const gchar *name, double min, double max)
+{
+  GtkWidget *scale = gimp_procedure_dialog_get_spin_scale (dialog, name, 1.0);
+  GtkAdjustment *adjustment = gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (scale));
+  if (min > gtk_adjustment_get_lower (adjustment) || max < gtk_adjustment_get_upper (adjustment))
+    gimp_spin_scale_set_scale_limits (GIMP_SPIN_SCALE (scale), min, max);
+}
+
 /* The rows in dialog order: the seed shares a row with its button; then the choices about
- * the canvas when GIMP shows the result there (else why not), the relief controls last. */
+ * the canvas when GIMP shows the result there (else why not), the relief controls last.
+ * Numbers are spin scales, but seeds and world offsets (no slider can show their ranges),
+ * which stay spin buttons. */
 static GList *
 dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
              GimpProcedureConfig *config, gboolean on_canvas, const gchar *why_not)
 {
   GList *rows = NULL;
+  double min, max;
+  for (const TerrainArg *arg = info->args; arg->name; arg++)
+    if (terrain_arg_slider (info, arg, &min, &max))
+      spin_scale (dialog, arg->name, min, max);
+  spin_scale (dialog, TERRAIN_AUX_AZIMUTH, 0.0, 360.0);
+  spin_scale (dialog, TERRAIN_AUX_ELEVATION, 1.0, 90.0);
   for (const TerrainArg *arg = info->args; arg->name; arg++)
     rows = g_list_append (rows, (gpointer) (arg->is_seed ? seed_row (dialog, config, arg)
                                                           : arg->name));
-  if (on_canvas)
+  if (on_canvas) /* side by side, as in GIMP's own filter dialogs */
     {
-      rows = g_list_append (rows, (gpointer) TERRAIN_AUX_CANVAS);
-      rows = g_list_append (rows, (gpointer) TERRAIN_AUX_MERGE);
+      GtkWidget *box = gimp_procedure_dialog_fill_box (dialog, "canvas-row", TERRAIN_AUX_CANVAS,
+                                                       TERRAIN_AUX_MERGE, NULL);
+      gtk_orientable_set_orientation (GTK_ORIENTABLE (box), GTK_ORIENTATION_HORIZONTAL);
+      gtk_box_set_spacing (GTK_BOX (box), 12);
+      rows = g_list_append (rows, (gpointer) "canvas-row");
     }
   else
     rows = g_list_append (rows, (gpointer) note_row (dialog, why_not));
-  rows = g_list_append (rows, (gpointer) TERRAIN_AUX_RELIEF);
-  rows = g_list_append (rows, (gpointer) TERRAIN_AUX_AZIMUTH);
-  rows = g_list_append (rows, (gpointer) TERRAIN_AUX_ELEVATION);
+  /* The light's sliders fold away under "Relief preview", open while it is on. */
+  gimp_procedure_dialog_fill_box (dialog, "relief-light", TERRAIN_AUX_AZIMUTH,
+                                  TERRAIN_AUX_ELEVATION, NULL);
+  gimp_procedure_dialog_fill_expander (dialog, "relief-row", TERRAIN_AUX_RELIEF, FALSE,
+                                       "relief-light");
+  rows = g_list_append (rows, (gpointer) "relief-row");
   gimp_procedure_dialog_set_sensitive (dialog, TERRAIN_AUX_AZIMUTH, TRUE, G_OBJECT (config),
                                        TERRAIN_AUX_RELIEF, FALSE);
   gimp_procedure_dialog_set_sensitive (dialog, TERRAIN_AUX_ELEVATION, TRUE, G_OBJECT (config),

@@ -2,6 +2,8 @@
 
 #include "pixel-codec.h"
 
+#include <glib/gi18n-lib.h>
+
 /* GEGL's tile cache in the plug-in: the write path flushes each band to GIMP as soon as it
  * is set and never reads it back, so cached tiles only cost memory, by default up to GIMP's
  * tile-cache-size (often gigabytes). GEGL trims its cache lazily, above the size set: a
@@ -35,6 +37,13 @@ terrain_progress_update (double fraction)
       gimp_progress_update (fraction);
       shown = fraction;
     }
+}
+
+void
+terrain_progress_init (const TerrainProcedureInfo *info)
+{
+  char label[256];
+  gimp_progress_init (terrain_label (_(info->menu_label), label, sizeof label));
 }
 
 static const Babl *

@@ -3,11 +3,15 @@
 #ifndef TERRAIN_LAYER_IO_H
 #define TERRAIN_LAYER_IO_H
 
+#include "procedure-info.h"
+
 #include <libgimp/gimp.h>
 
 /* gimp_progress_update, at most once per 2 % of progress (and at 0 and 1): each update is a
  * round trip to GIMP, and the core may report hundreds of times. */
 void        terrain_progress_update (double fraction);
+/* gimp_progress_init with the procedure's menu label, without its mnemonic. */
+void        terrain_progress_init (const TerrainProcedureInfo *info);
 
 /* "Y' float" / "Y'A float" for gray drawables, "R'G'B'(A) float" for RGB, in the
  * drawable's space; with_alpha follows the drawable. */

@@ -32,7 +32,7 @@ terrain_native_filter_new (const TerrainProcedureInfo *info, GimpDrawable *drawa
 {
   GimpPlugIn *plug_in = gimp_get_plug_in ();
   gchar      *name = operation_name (info);
-  gchar      *title = g_strdup (_(info->menu_label));
+  gchar      *title = terrain_label (_(info->menu_label), g_malloc (256), 256);
   if (g_str_has_suffix (title, "..."))
     title[strlen (title) - 3] = '\0';
 
@@ -139,7 +139,7 @@ terrain_native_apply (const TerrainProcedureInfo *info, GimpProcedureConfig *con
           return heights ? GIMP_PDB_CALLING_ERROR : GIMP_PDB_EXECUTION_ERROR;
         }
     }
-  gimp_progress_init (_(info->menu_label));
+  terrain_progress_init (info);
   terrain_native_filter_configure (filter, info, config);
   if (non_destructive)
     gimp_drawable_append_filter (drawable, filter);

@@ -56,7 +56,16 @@ terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info)
   gimp_procedure_set_image_types (procedure, "GRAY*, RGB*");
   gimp_procedure_set_sensitivity_mask (procedure, GIMP_PROCEDURE_SENSITIVE_DRAWABLE);
   gimp_procedure_set_menu_label (procedure, _(info->menu_label));
-  gimp_procedure_add_menu_path (procedure, TERRAIN_MENU_PATH);
+  if (info->kind == TERRAIN_GENERATOR)
+    gimp_procedure_add_menu_path (procedure, TERRAIN_MENU_PATH);
+  else
+    {
+      /* TRANSLATORS: the submenu of Filters > Render > Terrain that holds the filters
+       * which change an existing map (smoothing, erosion); keep the mnemonic unique there */
+      gchar *path = g_build_path ("/", TERRAIN_MENU_PATH, _("_Shape the Map"), NULL);
+      gimp_procedure_add_menu_path (procedure, path);
+      g_free (path);
+    }
   gimp_procedure_set_documentation (procedure, _(info->blurb), _(info->help), info->name);
   gimp_procedure_set_attribution (procedure, "gimp-terrain developers",
                                   "gimp-terrain developers", "2026");
@@ -80,13 +89,14 @@ terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info)
                                            _("Show the result on the layer while the dialog "
                                              "is open"),
                                            TRUE, G_PARAM_READWRITE);
-  gimp_procedure_add_boolean_aux_argument (procedure, TERRAIN_AUX_RELIEF, _("Relief preview"),
+  /* The mnemonics of these rows are TERRAIN_DIALOG_MNEMONICS: no argument takes them. */
+  gimp_procedure_add_boolean_aux_argument (procedure, TERRAIN_AUX_RELIEF, _("Relief previe_w"),
                                            _("Show the preview lit as a hillshade"), FALSE,
                                            G_PARAM_READWRITE);
-  gimp_procedure_add_double_aux_argument (procedure, TERRAIN_AUX_AZIMUTH, _("Light azimuth"),
+  gimp_procedure_add_double_aux_argument (procedure, TERRAIN_AUX_AZIMUTH, _("Light a_zimuth"),
                                           _("Direction of the light, degrees clockwise from up"),
                                           0.0, 360.0, TERRAIN_HILLSHADE_AZIMUTH, G_PARAM_READWRITE);
-  gimp_procedure_add_double_aux_argument (procedure, TERRAIN_AUX_ELEVATION, _("Light elevation"),
+  gimp_procedure_add_double_aux_argument (procedure, TERRAIN_AUX_ELEVATION, _("Li_ght elevation"),
                                           _("Height of the light above the horizon, degrees"),
                                           1.0, 90.0, TERRAIN_HILLSHADE_ELEVATION, G_PARAM_READWRITE);
   return procedure;

@@ -7,7 +7,11 @@
 
 #include "procedure-info.h"
 
-#define TERRAIN_MENU_PATH "<Image>/Filters/Render/Terrain"
+/* Generators go to the Terrain menu, the filters that change an existing map to a submenu
+ * of it: GIMP 3.0 offers plug-ins no menu sections of their own (a "[Section]" in a menu
+ * path only finds the sections GIMP's menus define), and sorts a menu's plug-in items by
+ * label. */
+#define TERRAIN_MENU_PATH "<Image>/Filters/Render/_Terrain"
 
 /* The argument every procedure adds to its descriptor's: an editable effect instead of
  * changed pixels (native.h). */

@@ -14,20 +14,26 @@ static const TerrainChoiceItem directions[] = {
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainCircles, seed),
-  TERRAIN_INT ("iterations", N_("Iterations"), N_("Number of circles"), 1, 100000, TerrainCircles,
-               iterations),
-  TERRAIN_DOUBLE ("diameter", N_("Diameter"), N_("Diameter of every circle, in pixels of the layer"),
-                  1.0, 100000.0, TerrainCircles, diameter),
-  TERRAIN_CHOICE ("direction", N_("Direction"),
-                  N_("Whether circles raise or lower: \"random\", \"raise\", \"lower\""),
+  TERRAIN_INT ("iterations", N_("_Iterations"), N_("Number of circles"), 1, 100000,
+               TerrainCircles, iterations),
+  TERRAIN_DOUBLE ("diameter", N_("Diame_ter"), N_("Size of every circle, in pixels"), 1.0,
+                  100000.0, TerrainCircles, diameter),
+  TERRAIN_CHOICE ("direction", N_("_Up or down"),
+                  N_("Whether the circles raise or lower the ground, or each at random"),
                   directions, TerrainCircles, direction),
   TERRAIN_DISPLACEMENT_ARGS (TerrainCircles),
   TERRAIN_ARGS_END
 };
 
+static const TerrainArgSlider sliders[] = {
+  TERRAIN_DISPLACEMENT_SLIDERS,
+  TERRAIN_SLIDER ("diameter", 1, 512),
+  TERRAIN_SLIDERS_END
+};
+
 const TerrainProcedureInfo terrain_procedure_circles = {
   .name = "plug-in-terrain-circles",
-  .menu_label = N_("Circles..."),
+  .menu_label = N_("_Circles..."),
   .blurb = N_("Render rolling hills from random raised-cosine circles"),
   .help = N_("Circles algorithm (lighthouse3d terrain tutorial). Each iteration picks a random centre "
              "pixel and adds sign x (d/2 + cos(pi x 2r/diameter) x d/2) to every pixel at distance "
@@ -37,5 +43,6 @@ const TerrainProcedureInfo terrain_procedure_circles = {
              "is visited. The result is stretched onto [0, 1]."),
   .kind = TERRAIN_GENERATOR,
   .args = args,
+  .sliders = sliders,
   TERRAIN_CORE_FIELDS (TerrainCircles)
 };

@@ -24,42 +24,44 @@ static const TerrainChoiceItem corners[] = {
 };
 
 static const TerrainChoiceItem subdivisions[] = {
-  { "diamond-square", N_("Diamond-square"), N_("Classic: old points stay; faint creases along the axes") },
-  { "square-square",  N_("Square-square"),  N_("Miller 1986: B-spline weights, crease-free and smoother") },
+  { "diamond-square", N_("Diamond-square"), N_("The classic: faint straight creases along the axes") },
+  { "square-square",  N_("Square-square"),  N_("No creases, and a little smoother") },
   { NULL, NULL, NULL }
 };
 
 static const TerrainChoiceItem conventions[] = {
-  { "hurst", N_("Hurst (H)"),
-    N_("Roughness is H: offsets shrink by 2^-H per level (lighthouse3d page, seed 003)") },
-  { "lighthouse-code", N_("Lighthouse3d code"),
-    N_("Roughness r means H = 1/r (larger is rougher), one offset range for both steps of a "
-       "level: the tutorial's shipped mid-point displacement") },
+  { "hurst", N_("Large is rolling"),
+    N_("Small roughness is jagged, large is rolling") },
+  { "lighthouse-code", N_("Large is jagged (lighthouse3d code)"),
+    N_("As the lighthouse3d tutorial's code: roughness from 0.5 to 2, larger is rougher") },
   { NULL, NULL, NULL }
 };
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainDiamondSquare, seed),
-  TERRAIN_DOUBLE ("roughness", N_("Roughness (H)"),
-                  N_("Hurst exponent H: the random offset shrinks by 2^-H per level; "
-                     "small is spiky, large is rolling"),
+  TERRAIN_DOUBLE ("roughness", N_("Ro_ughness"),
+                  N_("Small is jagged, large is rolling (the other way round with roughness "
+                     "type \"Large is jagged\")"),
                   0.0, 2.0, TerrainDiamondSquare, roughness),
-  TERRAIN_CHOICE ("edges", N_("Edges"),
-                  N_("How border points find their missing neighbour: \"average\", \"wrap\" "
-                     "(seamless tile), \"mirror\", \"shared-edge\" (engine tiles)"),
+  TERRAIN_CHOICE ("edges", N_("E_dges"),
+                  N_("What happens at the layer's borders: \"Wrap\" makes a seamless tile, "
+                     "\"Shared edge\" a tile whose last row and column repeat the first (for "
+                     "game engines); \"Average\" and \"Mirror\" differ only along the border"),
                   edges, TerrainDiamondSquare, edges),
-  TERRAIN_CHOICE ("corners", N_("Corners"),
-                  N_("Heights of the coarse grid's corners: \"random\" or \"fixed\""),
+  TERRAIN_CHOICE ("corners", N_("Cor_ners"),
+                  N_("Whether the layer's corners get random heights or all sit at the corner "
+                     "height"),
                   corners, TerrainDiamondSquare, corners),
-  TERRAIN_DOUBLE ("corner-height", N_("Corner height"),
-                  N_("Height of the corners when corners is \"fixed\", in output units"),
+  TERRAIN_DOUBLE ("corner-height", N_("Corner he_ight"),
+                  N_("Height of fixed corners: 0 is black, 1 is white"),
                   0.0, 1.0, TerrainDiamondSquare, corner_height),
-  TERRAIN_CHOICE ("subdivision", N_("Subdivision"),
-                  N_("\"diamond-square\" or Miller's crease-free \"square-square\""),
+  TERRAIN_CHOICE ("subdivision", N_("Su_bdivision"),
+                  N_("\"Diamond-square\" shows faint straight creases along the axes; "
+                     "\"Square-square\" has none and is a little smoother"),
                   subdivisions, TerrainDiamondSquare, subdivision),
-  TERRAIN_CHOICE_ARG ("convention", N_("Roughness convention"),
-                      N_("How roughness is read: \"hurst\" (H) or \"lighthouse-code\" (H = 1/r, "
-                         "r from 0.5 to 2; the lighthouse3d tutorial's mid-point displacement)"),
+  TERRAIN_CHOICE_ARG ("convention", N_("Roughness _type"),
+                      N_("Which way roughness goes: large is rolling, or, to reproduce the "
+                         "lighthouse3d tutorial's code, large is jagged"),
                       conventions, "hurst"),
   TERRAIN_GUIDE_ARGS (TerrainDiamondSquare),
   TERRAIN_ARGS_END
@@ -104,31 +106,39 @@ static const TerrainArgCondition conditions[] = {
   TERRAIN_CONDITIONS_END
 };
 
+static const TerrainArgSlider sliders[] = {
+  TERRAIN_SLIDER ("guide-scale", 1, 512),
+  TERRAIN_SLIDERS_END
+};
+
 const TerrainProcedureInfo terrain_procedure_diamond_square = {
   .name = "plug-in-terrain-diamond-square",
-  .menu_label = N_("Diamond-Square..."),
+  .menu_label = N_("_Diamond-Square..."),
   .blurb = N_("Render a fractal heightmap with the diamond-square algorithm"),
   .help = N_("Diamond-square subdivision (Fournier, Fussell & Carpenter 1982). Any layer size: a "
              "lattice of square cells covers the layer and is cropped (average, mirror) or, with "
              "\"wrap\", made periodic at the layer's exact size; \"shared-edge\" is wrap at one "
              "pixel less in each direction with the first row and column copied after it, so "
              "the last row and column equal the first (Unity's and Unreal's tiles). The random offset at each level is "
-             "uniform in [-r, r]; r shrinks by 2^-H per level (the lighthouse3d page's convention; "
-             "the square step between uses 2^-H/2), so H is the Hurst exponent. Random values are a "
+             "uniform in [-r, r]; r shrinks by 2^-H per level, H being roughness (the lighthouse3d "
+             "page's convention; the square step between uses 2^-H/2), so roughness is the Hurst "
+             "exponent H: small is jagged, large is rolling. Random values are a "
              "hash of seed and position: the same seed gives the same bits everywhere. Output fills "
              "[0, 1]; with fixed corners the corners sit at corner-height and the rest is clamped. "
              "subdivision \"square-square\" is Miller's 1986 scheme: each level's points are the "
              "9/16, 3/16, 3/16, 1/16 weights of the parent cell's corners plus noise, which removes "
              "diamond-square's creases along the axes (no border rule: average = mirror). "
-             "convention \"lighthouse-code\" reproduces the lighthouse3d tutorial's mid-point "
-             "displacement code: H = 1/roughness and one offset range per level; the tutorial "
-             "page's own convention is the default \"hurst\". With guide, the layer's current "
+             "convention \"lighthouse-code\" (roughness type \"Large is jagged\") reproduces the "
+             "lighthouse3d tutorial's mid-point displacement code: H = 1/roughness, roughness from "
+             "0.5 to 2, and one offset range for both steps of a level; the tutorial page's own "
+             "convention is the default \"hurst\" (H = roughness). With guide, the layer's current "
              "content is the coarse shape: lattice nodes every guide-scale pixels (rounded down to a "
              "power of two) take the layer's mean height around them, and only finer levels add "
              "random detail, scaled by roughness; the result is stretched onto [0, 1]."),
   .kind = TERRAIN_GENERATOR,
   .args = args,
   .conditions = conditions,
+  .sliders = sliders,
   .guide_arg = "guide",
   TERRAIN_CORE_FIELDS (TerrainDiamondSquare),
   .adjust = adjust

@@ -14,14 +14,15 @@ static const TerrainChoiceItem profiles[] = {
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainFault, seed),
-  TERRAIN_INT ("iterations", N_("Iterations"), N_("Number of random fault lines"), 1, 100000,
+  TERRAIN_INT ("iterations", N_("_Iterations"),
+               N_("Number of random fault lines: more give finer, busier terrain"), 1, 100000,
                TerrainFault, iterations),
-  TERRAIN_CHOICE ("profile", N_("Profile"),
-                  N_("Height change across a fault: \"step\", \"sine\" or \"cosine\""),
+  TERRAIN_CHOICE ("profile", N_("_Profile"),
+                  N_("The shape across each fault line: a step (cliffs), a ramp (\"Sine\") or "
+                     "a ridge (\"Cosine\")"),
                   profiles, TerrainFault, profile),
-  TERRAIN_DOUBLE ("wave-size", N_("Wave size"),
-                  N_("Width of the sine ramp (pi/2 x wave size) and cosine ridge "
-                     "(2 pi x wave size), in pixels"),
+  TERRAIN_DOUBLE ("wave-size", N_("W_ave size"),
+                  N_("How wide the ramps and ridges are, in pixels: larger is gentler"),
                   0.1, 10000.0, TerrainFault, wave_size),
   TERRAIN_DISPLACEMENT_ARGS (TerrainFault),
   TERRAIN_ARGS_END
@@ -32,9 +33,15 @@ static const TerrainArgCondition conditions[] = {
   TERRAIN_CONDITIONS_END
 };
 
+static const TerrainArgSlider sliders[] = {
+  TERRAIN_DISPLACEMENT_SLIDERS,
+  TERRAIN_SLIDER ("wave-size", 0.1, 100),
+  TERRAIN_SLIDERS_END
+};
+
 const TerrainProcedureInfo terrain_procedure_fault = {
   .name = "plug-in-terrain-fault",
-  .menu_label = N_("Fault Formation..."),
+  .menu_label = N_("_Fault Formation..."),
   .blurb = N_("Render terrain by fault formation: plateaus, cliffs and ridges"),
   .help = N_("Fault formation (lighthouse3d terrain tutorial). Each iteration draws a random line "
              "a x + b y = c in normal form (a = cos w, b = sin w, c uniform within the half-diagonal "
@@ -47,5 +54,6 @@ const TerrainProcedureInfo terrain_procedure_fault = {
   .kind = TERRAIN_GENERATOR,
   .args = args,
   .conditions = conditions,
+  .sliders = sliders,
   TERRAIN_CORE_FIELDS (TerrainFault)
 };

@@ -12,16 +12,18 @@ TERRAIN_CORE (TerrainField, terrain_field_defaults, terrain_field)
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainField, seed),
-  TERRAIN_INT ("iterations", N_("Iterations"),
-               N_("Subdivision levels: the largest features are about 2^iterations pixels "
-                  "across; smoothness, not image size"),
+  TERRAIN_INT ("iterations", N_("_Iterations"),
+               N_("How large the largest hills are: each one more doubles them (10: about 1000 "
+                  "pixels across); it sets the look, not the image size"),
                1, 30, TerrainField, iterations),
-  TERRAIN_DOUBLE ("roughness", N_("Roughness (H)"),
-                  N_("Hurst exponent H: the random offset shrinks by 2^-H per level"),
+  TERRAIN_DOUBLE ("roughness", N_("Ro_ughness"), N_("Small is jagged, large is rolling"),
                   0.0, 2.0, TerrainField, roughness),
-  TERRAIN_INT ("offset-x", N_("Offset X"), N_("World x of the layer's left column, in pixels"),
+  TERRAIN_INT ("offset-x", N_("Offset _X"),
+               N_("Where the layer's left edge lies in the endless terrain, in pixels: layers "
+                  "at neighbouring offsets join seamlessly"),
                -1073741824, 1073741824, TerrainField, offset_x),
-  TERRAIN_INT ("offset-y", N_("Offset Y"), N_("World y of the layer's top row, in pixels"),
+  TERRAIN_INT ("offset-y", N_("Offset _Y"),
+               N_("Where the layer's top edge lies in the endless terrain, in pixels"),
                -1073741824, 1073741824, TerrainField, offset_y),
   TERRAIN_GUIDE_ARGS (TerrainField),
   TERRAIN_ARGS_END
@@ -69,17 +71,25 @@ static const TerrainArgCondition conditions[] = {
   TERRAIN_CONDITIONS_END
 };
 
+static const TerrainArgSlider sliders[] = {
+  TERRAIN_NO_SLIDER ("offset-x"),
+  TERRAIN_NO_SLIDER ("offset-y"),
+  TERRAIN_SLIDER ("guide-scale", 1, 512),
+  TERRAIN_SLIDERS_END
+};
+
 const TerrainProcedureInfo terrain_procedure_field = {
   .name = "plug-in-terrain-field",
-  .menu_label = N_("Infinite Field..."),
+  .menu_label = N_("_Infinite Field..."),
   .blurb = N_("Render one window of an endless diamond-square terrain, for maps that tile and page"),
   /* xgettext:no-c-format */
   .help = N_("Infinite diamond-square field (Tatarize's \"Field Diamond Squared\", seed 002). Level 0 "
-             "is white noise on a grid of spacing 2^iterations; each level is built from the padded "
+             "is white noise on a grid of spacing 2^iterations (the largest features); each level is built from the padded "
              "parent rectangle one level up, with offsets from a hash of (seed, level, x, y). A "
              "pixel's value depends only on its world position (offset + pixel): layers rendered "
              "at neighbouring offsets join exactly, bit for bit. The output mapping is fixed, never "
-             "data-dependent: v -> 0.5 + v / (6 sigma), clamped to [0, 1], where sigma is the "
+             "data-dependent (roughness is the Hurst exponent H: offsets shrink by 2^-H per "
+             "level): v -> 0.5 + v / (6 sigma), clamped to [0, 1], where sigma is the "
              "field's standard deviation computed from roughness and iterations (about 0.15% of "
              "pixels clamp at small H). Rendered band by band: any layer size in bounded memory. "
              "With guide, the layer's current content (at its world position) is the coarse shape: "
@@ -89,6 +99,7 @@ const TerrainProcedureInfo terrain_procedure_field = {
   .kind = TERRAIN_GENERATOR,
   .args = args,
   .conditions = conditions,
+  .sliders = sliders,
   .guide_arg = "guide",
   TERRAIN_CORE_FIELDS (TerrainField),
   .adjust = adjust,

@@ -22,21 +22,26 @@ static const TerrainChoiceItem presets[] = {
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainLandscape, seed),
-  TERRAIN_CHOICE ("preset", N_("Preset"),
-                  N_("The landscape: \"alpine\", \"rolling-hills\", \"islands\", \"mesa\" or "
-                     "\"river-valleys\""),
+  TERRAIN_CHOICE ("preset", N_("_Preset"),
+                  N_("The kind of landscape: alpine, rolling hills, islands, mesa or "
+                     "river valleys"),
                   presets, TerrainLandscape, preset),
-  TERRAIN_INT ("feature-size", N_("Feature size"),
-               N_("Size of the largest features in pixels: the field's iterations are "
-                  "round(log2(feature-size)); talus slopes and smoothing scale with it"),
+  TERRAIN_INT ("feature-size", N_("_Feature size"),
+               N_("Size of the largest mountains, hills, islands or tables, in pixels: the "
+                  "landscape looks the same at any size"),
                TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE, TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE,
                TerrainLandscape, feature_size),
   TERRAIN_ARGS_END
 };
 
+static const TerrainArgSlider sliders[] = {
+  TERRAIN_SLIDER ("feature-size", 16, 2048),
+  TERRAIN_SLIDERS_END
+};
+
 const TerrainProcedureInfo terrain_procedure_landscape = {
   .name = "plug-in-terrain-landscape",
-  .menu_label = N_("Landscape Preset..."),
+  .menu_label = N_("_Landscape Preset..."),
   .blurb = N_("Render a ready-made landscape: alpine, rolling hills, islands, mesa or river valleys"),
   /* xgettext:no-c-format */
   .help = N_("One-click landscapes composed from the other procedures' parts: the infinite field "
@@ -65,5 +70,6 @@ const TerrainProcedureInfo terrain_procedure_landscape = {
              "filters."),
   .kind = TERRAIN_GENERATOR,
   .args = args,
+  .sliders = sliders,
   TERRAIN_CORE_FIELDS (TerrainLandscape)
 };

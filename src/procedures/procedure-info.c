@@ -185,6 +185,43 @@ terrain_arg_blurb (const TerrainArg *arg, char *out, size_t size)
     snprintf (out, size, "%s", terrain_text (arg->blurb));
 }
 
+char *
+terrain_label (const char *label, char *out, size_t size)
+{
+  size_t n = 0;
+  if (size == 0)
+    return out;
+  for (const char *c = label; *c && n + 1 < size; c++)
+    {
+      if (*c == '_' && c[1] != '_')
+        continue;
+      if (*c == '_')
+        c++; /* "__" is one underscore */
+      out[n++] = *c;
+    }
+  out[n] = '\0';
+  return out;
+}
+
+int
+terrain_arg_slider (const TerrainProcedureInfo *info, const TerrainArg *arg, double *min,
+                    double *max)
+{
+  if ((arg->type != TERRAIN_ARG_INT && arg->type != TERRAIN_ARG_DOUBLE) || arg->is_seed)
+    return 0;
+  *min = arg->min;
+  *max = arg->max;
+  for (const TerrainArgSlider *s = info->sliders; s && s->arg; s++)
+    if (strcmp (s->arg, arg->name) == 0)
+      {
+        if (s->min == s->max)
+          return 0;
+        *min = s->min;
+        *max = s->max;
+      }
+  return 1;
+}
+
 const char *(*terrain_translate) (const char *msgid) = NULL;
 
 const char *

@@ -68,8 +68,12 @@ typedef struct
 {
   TerrainArgType           type;
   const char              *name;  /* PDB argument name: public scripting API */
-  const char              *label; /* dialog label (no mnemonic: GIMP reserves letters) */
-  const char              *blurb; /* what it is and its unit (terrain_arg_blurb adds the range) */
+  const char              *label; /* dialog label, with its mnemonic ("_Seed"): unique within
+                                   * the procedure's dialog and none of
+                                   * TERRAIN_DIALOG_MNEMONICS; terrain_label() strips it */
+  const char              *blurb; /* what the user sees change, and its unit, in plain words
+                                   * (the dialog's tooltip; terrain_arg_blurb adds the range):
+                                   * formulas and sources go to the procedure's help */
   double                   min, max;
   TerrainFieldType         field;
   size_t                   offset;  /* of the field in the core's parameter struct */
@@ -96,7 +100,7 @@ typedef struct
   { TERRAIN_ARG_CHOICE, name, label, blurb, 0, 0, TERRAIN_FIELD_ENUM, TERRAIN_ENUM_OFFSET (T, F), \
     { 0, NULL }, items, 0 }
 #define TERRAIN_SEED(T, F)                                                                      \
-  { TERRAIN_ARG_INT, "seed", N_("Seed"),                                                        \
+  { TERRAIN_ARG_INT, "seed", N_("S_eed"),                                                       \
     N_("Random seed: the same seed gives the same heightmap"), 0, 2147483647,                  \
     TERRAIN_FIELD_UINT32, TERRAIN_OFFSET (T, F, uint32_t), { 0, NULL }, NULL, 1 }
 /* Arguments no field holds, with their defaults: the descriptor's adjust() reads them. */
@@ -111,12 +115,14 @@ typedef struct
 /* Guided generation, for generators whose parameters T have a field guide_scale: "guide"
  * (no field: the procedure's guide_arg, which makes it read the layer) and "guide-scale". */
 #define TERRAIN_GUIDE_ARGS(T)                                                                   \
-  TERRAIN_BOOLEAN_ARG ("guide", N_("Follow the layer"),                                         \
-                       N_("Use the layer's current content as the coarse shape: features "      \
-                          "larger than guide-scale come from it, finer ones are added"),        \
+  TERRAIN_BOOLEAN_ARG ("guide", N_("_Follow the layer"),                                        \
+                       N_("Keep the shapes painted on the layer and add fractal detail to "     \
+                          "them: shapes larger than \"Keep shapes larger than\" stay, finer "   \
+                          "detail is new"),                                                     \
                        0),                                                                      \
-  TERRAIN_INT ("guide-scale", N_("Guide scale"),                                                \
-               N_("With guide: the feature size in pixels below which fractal detail is added"), \
+  TERRAIN_INT ("guide-scale", N_("_Keep shapes larger than"),                                   \
+               N_("With \"Follow the layer\": the layer's shapes larger than this many "        \
+                  "pixels stay; smaller detail is fractal"),                                    \
                1, 65536, T, guide_scale)
 
 /* An argument that matters only while another one has some values: the dialogs grey it out
@@ -132,6 +138,26 @@ typedef struct
 #define TERRAIN_WHEN_ON(arg, boolean)    { arg, boolean, NULL }
 #define TERRAIN_CONDITIONS_END           { NULL, NULL, NULL }
 
+/* The dialog's slider for a numeric argument: its range, within the argument's (the spin
+ * field beside it still takes the whole range), or none (min = max = 0): a spin button, for
+ * ranges no slider can show (world offsets). Arguments without an entry slide over their
+ * whole range; seeds always get a spin button. */
+typedef struct
+{
+  const char *arg;
+  double      min, max;
+} TerrainArgSlider;
+
+#define TERRAIN_SLIDER(arg, min, max) { arg, min, max }
+#define TERRAIN_NO_SLIDER(arg)        { arg, 0, 0 }
+#define TERRAIN_SLIDERS_END           { NULL, 0, 0 }
+
+/* The mnemonics the dialog's own controls take, lower case: GimpProcedureDialog's buttons
+ * (_Reset, _Cancel, _OK, _Load Saved Settings, _Save Settings, _Help) and the plug-in's rows
+ * (_Merge filter, Pre_view on canvas, Relief previe_w, Light a_zimuth, Li_ght elevation).
+ * No argument's label may use them (the descriptors test checks). */
+#define TERRAIN_DIALOG_MNEMONICS "rcolshmvwzg"
+
 typedef enum
 {
   TERRAIN_GENERATOR, /* writes heights; ignores the layer's content */
@@ -141,12 +167,13 @@ typedef enum
 typedef struct
 {
   const char                *name;       /* "plug-in-terrain-..." */
-  const char                *menu_label;
+  const char                *menu_label; /* with its mnemonic: "_Diamond-Square..." */
   const char                *blurb;
   const char                *help;       /* algorithm, source, conventions */
   TerrainProcedureKind       kind;
   const TerrainArg          *args;       /* ended by TERRAIN_ARGS_END */
   const TerrainArgCondition *conditions; /* NULL, or ended by TERRAIN_CONDITIONS_END */
+  const TerrainArgSlider    *sliders;    /* NULL, or ended by TERRAIN_SLIDERS_END */
   /* For generators that can follow the layer's content: the boolean argument that makes
    * them read it; NULL otherwise. */
   const char                *guide_arg;
@@ -270,6 +297,17 @@ extern const char *(*terrain_translate) (const char *msgid);
 
 /* msgid through terrain_translate (msgid itself without one). */
 const char                 *terrain_text (const char *msgid);
+
+/* A label (already translated) without its mnemonic, for every place but GIMP's menus and
+ * dialogs (the README, the GEGL operations' titles and property nicks, progress texts):
+ * "_Diamond-Square..." -> "Diamond-Square...", "__" -> "_". At most size bytes, always
+ * NUL-terminated; returns out. */
+char                       *terrain_label (const char *label, char *out, size_t size);
+
+/* The argument's slider range in the dialog: 1 with *min, *max set; 0 for a spin button. */
+int                         terrain_arg_slider (const TerrainProcedureInfo *info,
+                                                const TerrainArg *arg, double *min,
+                                                double *max);
 
 /* Writes a reason into why (why_size bytes, always NUL-terminated): `format`, marked
  * N_("..."), goes through terrain_translate, then printf-style formatting. A translation

@@ -60,33 +60,37 @@ static const TerrainChoiceItem edges[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_INT ("iterations", N_("Iterations"), N_("Time steps: more carve deeper valleys"), 1,
+  TERRAIN_INT ("iterations", N_("_Iterations"), N_("Time steps: more carve deeper valleys"), 1,
                TERRAIN_RIVER_MAX_ITERATIONS, TerrainRiverErosion, iterations),
-  TERRAIN_DOUBLE ("erosion", N_("Erosion"),
-                  N_("Stream-power strength per step (K dt): how fast rivers cut down"), 0.0,
+  TERRAIN_DOUBLE ("erosion", N_("Erosio_n"), N_("How fast rivers cut down"), 0.0,
                   TERRAIN_RIVER_MAX_EROSION, TerrainRiverErosion, erosion),
-  TERRAIN_DOUBLE ("area-exponent", N_("Area exponent"),
-                  N_("m: how much more a river cuts as it gathers water; with slope-exponent 1, "
-                     "the concavity of river profiles"),
+  TERRAIN_DOUBLE ("area-exponent", N_("_Area weight"),
+                  N_("How much more a river cuts as it gathers water: higher makes the main "
+                     "valleys deeper than their side valleys"),
                   TERRAIN_RIVER_MIN_AREA_EXPONENT, TERRAIN_RIVER_MAX_AREA_EXPONENT,
                   TerrainRiverErosion, area_exponent),
-  TERRAIN_DOUBLE ("slope-exponent", N_("Slope exponent"),
-                  N_("n: how much more a river cuts where it is steep"),
+  TERRAIN_DOUBLE ("slope-exponent", N_("Slo_pe weight"),
+                  N_("How much more a river cuts where it is steep"),
                   TERRAIN_RIVER_MIN_SLOPE_EXPONENT, TERRAIN_RIVER_MAX_SLOPE_EXPONENT,
                   TerrainRiverErosion, slope_exponent),
-  TERRAIN_DOUBLE ("diffusion", N_("Diffusion"),
-                  N_("Hillslope smoothing per step, in millionths of the layer's longer side "
-                     "squared"),
+  TERRAIN_DOUBLE ("diffusion", N_("So_ft hillsides"),
+                  N_("How much the hillsides between the rivers round off at each step"),
                   0.0, TERRAIN_RIVER_MAX_DIFFUSION, TerrainRiverErosion, diffusion),
-  TERRAIN_CHOICE ("uplift", N_("Uplift"), N_("\"none\" or \"layer\""), uplifts,
+  TERRAIN_CHOICE ("uplift", N_("_Uplift"),
+                  N_("\"None\" erodes the layer as it is; \"Layer\" reads it as where mountains "
+                     "rise, and grows them with their rivers"),
+                  uplifts,
                   TerrainRiverErosion, uplift),
-  TERRAIN_CHOICE ("edges", N_("Edges"), N_("Where water leaves: \"open\", \"wrap\" or \"shared-edge\""), edges,
+  TERRAIN_CHOICE ("edges", N_("E_dges"),
+                  N_("Where water leaves: at the layer's borders, or only at the sea, and the "
+                     "result tiles (\"Wrap\", or \"Shared edge\" for game engines)"),
+                  edges,
                   TerrainRiverErosion, edges),
-  TERRAIN_DOUBLE ("sea-level", N_("Sea level"),
-                  N_("Heights at or below it are sea: water leaves there"),
+  TERRAIN_DOUBLE ("sea-level", N_("S_ea level"),
+                  N_("Heights at or below it are sea, where water leaves"),
                   TERRAIN_RIVER_MIN_SEA_LEVEL, TERRAIN_RIVER_MAX_SEA_LEVEL, TerrainRiverErosion,
                   sea_level),
-  TERRAIN_BOOLEAN_ARG ("flow-layers", N_("Flow layers"),
+  TERRAIN_BOOLEAN_ARG ("flow-layers", N_("Flow la_yers"),
                        N_("Also add layers above the active one: Flow (drainage area, "
                           "log-scaled), Erosion and Deposition (material removed and laid "
                           "down, white where the most)"),
@@ -94,9 +98,16 @@ static const TerrainArg args[] = {
   TERRAIN_ARGS_END
 };
 
+static const TerrainArgSlider sliders[] = {
+  TERRAIN_SLIDER ("iterations", 1, 300),
+  TERRAIN_SLIDER ("erosion", 0, 1),
+  TERRAIN_SLIDER ("diffusion", 0, 10),
+  TERRAIN_SLIDERS_END
+};
+
 const TerrainProcedureInfo terrain_procedure_river_erosion = {
   .name = "plug-in-terrain-river-erosion",
-  .menu_label = N_("River Erosion..."),
+  .menu_label = N_("_River Erosion..."),
   .blurb = N_("Carve river networks into the layer's heights by stream-power erosion"),
   .help = N_("Landscape evolution by the stream power law, dh/dt = U - K A^m S^n + D "
              "laplacian (h), solved with Braun and Willett's implicit O(n) method (2013): each "
@@ -105,7 +116,9 @@ const TerrainProcedureInfo terrain_procedure_river_erosion = {
              "\"layer\") and lets rivers cut down, from the outlets upstream, in proportion to "
              "erosion x A^m x slope^n. Depressions are filled once by priority-flood (Barnes, "
              "Lehman and Mulla 2014), so every pixel drains to an outlet and rivers never flow "
-             "uphill. Lengths are measured in the layer's longer side and areas in its square, "
+             "uphill. erosion is K dt, area-exponent (\"Area weight\") m, slope-exponent n, and "
+             "diffusion (\"Soft hillsides\") D, in millionths of the layer's longer side squared; "
+             "with n = 1, m is the concavity of river profiles. Lengths are measured in the layer's longer side and areas in its square, "
              "so the same settings look alike at any size. Edges \"open\": water leaves at the "
              "layer's borders, which stay as they are; \"wrap\": the layer is periodic and the "
              "result tiles, water leaving where the height is at or below sea-level (else at "
@@ -120,6 +133,7 @@ const TerrainProcedureInfo terrain_procedure_river_erosion = {
              "that the most is white. The selection is honoured."),
   .kind = TERRAIN_FILTER,
   .args = args,
+  .sliders = sliders,
   TERRAIN_CORE_FIELDS (TerrainRiverErosion),
   .maps_arg = "flow-layers",
   .map_names = map_names,

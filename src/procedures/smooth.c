@@ -26,19 +26,21 @@ static const TerrainChoiceItem kernels[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_CHOICE ("method", N_("Method"), N_("\"laplacian\", \"fir\" or \"matrix\""), methods,
-                  TerrainSmooth, method),
-  TERRAIN_INT ("iterations", N_("Iterations"), N_("How many times the filter runs"), 1, 1000,
-               TerrainSmooth, iterations),
-  TERRAIN_DOUBLE ("k", N_("FIR weight k"),
-                  N_("FIR: the share a point keeps, h = k h + (1 - k) previous; 1 leaves the "
-                     "terrain unchanged, smaller smooths more"),
+  TERRAIN_CHOICE ("method", N_("M_ethod"),
+                  N_("How to smooth: even out bumps (\"Laplacian\"), sweep a band filter "
+                     "across (\"FIR\") or blur with a kernel (\"Matrix\")"),
+                  methods, TerrainSmooth, method),
+  TERRAIN_INT ("iterations", N_("_Iterations"), N_("How many times the filter runs: more is smoother"),
+               1, 1000, TerrainSmooth, iterations),
+  TERRAIN_DOUBLE ("k", N_("Share _kept"),
+                  N_("With \"FIR\": how much of each point stays; 1 leaves the terrain "
+                     "unchanged, smaller smooths more"),
                   0.0, 1.0, TerrainSmooth, k),
-  TERRAIN_CHOICE ("kernel", N_("Kernel"),
-                  N_("Matrix kernel: \"box-3\", \"gauss-3\", \"box-5\", \"gauss-5\", \"custom\""),
+  TERRAIN_CHOICE ("kernel", N_("Ker_nel"),
+                  N_("With \"Matrix\": a box or Gaussian blur, 3x3 or 5x5, or your own weights"),
                   kernels, TerrainSmooth, kernel),
-  TERRAIN_STRING_ARG ("custom-kernel", N_("Custom kernel"),
-                      N_("With kernel \"custom\": 9 or 25 numbers, row by row, separated by "
+  TERRAIN_STRING_ARG ("custom-kernel", N_("C_ustom kernel"),
+                      N_("With kernel \"Custom\": 9 or 25 numbers, row by row, separated by "
                          "spaces or commas, '.' as decimal point; their sum must not be 0"),
                       "1 2 1 2 4 2 1 2 1"),
   TERRAIN_ARGS_END
@@ -123,21 +125,27 @@ static const TerrainArgCondition conditions[] = {
   TERRAIN_CONDITIONS_END
 };
 
+static const TerrainArgSlider sliders[] = {
+  TERRAIN_SLIDER ("iterations", 1, 100),
+  TERRAIN_SLIDERS_END
+};
+
 const TerrainProcedureInfo terrain_procedure_smooth = {
   .name = "plug-in-terrain-smooth",
-  .menu_label = N_("Smooth Heightmap..."),
+  .menu_label = N_("_Smooth Heightmap..."),
   .blurb = N_("Smooth the layer's heights: Laplacian, FIR band filter or a matrix kernel"),
   .help = N_("Smooths the layer's current heights in float, at the layer's precision. \"laplacian\" "
              "(seed 003, 16 iterations by default): h += (mean of 4 neighbours - h) / 2, with no flow "
              "across the border, so the mean is preserved. \"fir\" (lighthouse3d): h[x] = "
              "k h[x] + (1 - k) h[x-1] swept left-right, right-left, top-bottom and bottom-top (all "
-             "four; the tutorial's code skipped one); k = 1 leaves the terrain unchanged. \"matrix\": "
+             "four; the tutorial's code skipped one); k (\"Share kept\") = 1 leaves the terrain unchanged. \"matrix\": "
              "a 3x3 or 5x5 kernel; taps outside the layer are dropped and the sum is divided by the "
              "weights used, so \"all ones\" equals \"all 1/9\"; kernels whose weights sum to 0 are "
              "refused. The selection is honoured."),
   .kind = TERRAIN_FILTER,
   .args = args,
   .conditions = conditions,
+  .sliders = sliders,
   TERRAIN_CORE_FIELDS (TerrainSmooth),
   .adjust = adjust
 };

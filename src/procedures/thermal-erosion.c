@@ -13,30 +13,39 @@ static const TerrainChoiceItem neighbourhoods[] = {
 };
 
 static const TerrainArg args[] = {
-  TERRAIN_INT ("iterations", N_("Iterations"), N_("How many times every slope is relaxed"), 1,
+  TERRAIN_INT ("iterations", N_("_Iterations"),
+               N_("How many times steep slopes slump: more settles them further"), 1,
                TERRAIN_THERMAL_MAX_ITERATIONS, TerrainThermalErosion, iterations),
-  TERRAIN_DOUBLE ("talus", N_("Talus slope"),
-                  N_("The steepest slope that stays, in layer heights per pixel: 1 is the "
-                     "layer's full range per pixel, 0.01 a climb over the full range in 100 "
-                     "pixels; steeper slopes slump"),
+  TERRAIN_DOUBLE ("talus", N_("S_teepest slope"),
+                  N_("Slopes steeper than this slump: 1 climbs from black to white in one "
+                     "pixel, 0.01 in 100 pixels"),
                   0.0, 1.0, TerrainThermalErosion, talus),
-  TERRAIN_DOUBLE ("strength", N_("Strength"),
-                  N_("Share of a slope's excess over the talus moved per iteration: 1 settles "
-                     "a lone steep pair in one step, 0 changes nothing"),
+  TERRAIN_DOUBLE ("strength", N_("Str_ength"),
+                  N_("How much of a slope's excess steepness slumps each iteration: 1 settles "
+                     "it at once, 0 changes nothing"),
                   0.0, 1.0, TerrainThermalErosion, strength),
-  TERRAIN_CHOICE ("neighbourhood", N_("Neighbourhood"),
-                  N_("Neighbours material slides to: \"4\" or \"8\""), neighbourhoods,
+  TERRAIN_CHOICE ("neighbourhood", N_("_Neighbourhood"),
+                  N_("Whether material slides along the axes only, or diagonally too (rounder "
+                     "cones)"),
+                  neighbourhoods,
                   TerrainThermalErosion, neighbourhood),
   TERRAIN_ARGS_END
 };
 
+static const TerrainArgSlider sliders[] = {
+  TERRAIN_SLIDER ("iterations", 1, 500),
+  TERRAIN_SLIDER ("talus", 0, 0.1),
+  TERRAIN_SLIDERS_END
+};
+
 const TerrainProcedureInfo terrain_procedure_thermal_erosion = {
   .name = "plug-in-terrain-thermal-erosion",
-  .menu_label = N_("Thermal Erosion..."),
+  .menu_label = N_("_Thermal Erosion..."),
   .blurb = N_("Slump slopes steeper than a talus angle: scree slopes and rounded peaks"),
   .help = N_("Thermal weathering (Musgrave, Kolb and Mace 1989) on the layer's current heights, in "
              "float at the layer's precision. Heights are in units of the layer's full range; a pair "
-             "of neighbouring pixels is steep when their difference exceeds talus times their "
+             "of neighbouring pixels is steep when their difference exceeds talus (\"Steepest slope\") "
+             "times their "
              "distance (1, or sqrt 2 for diagonals with the 8-neighbourhood). Every iteration "
              "computes all moves from the heights before it, so the result does not depend on the "
              "order pixels are visited in: each steep pair exchanges strength / (2 max(n_j, n_k)) "
@@ -46,5 +55,6 @@ const TerrainProcedureInfo terrain_procedure_thermal_erosion = {
              "steeper than the talus. The selection is honoured."),
   .kind = TERRAIN_FILTER,
   .args = args,
+  .sliders = sliders,
   TERRAIN_CORE_FIELDS (TerrainThermalErosion)
 };

@@ -376,7 +376,7 @@ void
 terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params)
 {
   params->seed = 0;
-  params->droplets = 200000;
+  params->droplets = 1000000;
   params->inertia = 0.05;
   params->capacity = 4.0;
   params->erosion = 0.3;

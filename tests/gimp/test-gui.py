@@ -2,8 +2,12 @@
 """GUI test: real gimp-3.0 under Xvfb, driven as a person would, with xdotool.
 
 With the GEGL module (GIMP runs the procedures' operations):
+  - Filters > Render > Terrain is opened with the mouse and keyboard and shot
+    (WORKDIR/menu.png), then its "Shape the Map" submenu (WORKDIR/menu-shape-the-map.png);
   - the dialog of every procedure terrain-docs lists opens on a real image; each is
     screenshot (WORKDIR/<title>-dialog.png), its preview must show a terrain, then Escape;
+    each dialog's size goes to WORKDIR/dialog-sizes.json; GIMP must not complain about a
+    missing or duplicate mnemonic in any dialog;
   - Diamond-Square shows its result on the canvas while the dialog is open (the screen is
     shot: WORKDIR/canvas.png; the canvas area must show a terrain where the layer held one
     flat shade); Escape leaves the layer's pixels, effects and clean state as they were;
@@ -100,6 +104,9 @@ image.insert_layer(layer, None, 0)
 layer.fill(Gimp.FillType.WHITE)
 Gimp.Display.new(image)
 image.clean_all()
+Gimp.displays_flush()
+if MENU:
+    wait_flag("menu-seen.flag")
 for name in OTHERS:
     state["dialog " + name] = run(name, image, layer, Gimp.RunMode.INTERACTIVE)
 if SLOW:
@@ -138,7 +145,8 @@ class Gui:
         self.export = os.path.join(workdir, label + "-export.pgm")
         others = [proc for proc, _ in OTHERS] if modules else []
         script = ("WORKDIR = %r\nSTATE = %r\nEXPORT = %r\nDS = %r\nOTHERS = %r\nSTEPS = %r\nSLOW = %r\n"
-                  % (workdir, self.state_file, self.export, DS, others, steps, slow)) + SCRIPT
+                  "MENU = %r\n" % (workdir, self.state_file, self.export, DS, others, steps, slow,
+                                    bool(modules))) + SCRIPT
         self.gimp = subprocess.Popen(self.session.command([script], gui=True, interpreter="python-fu-eval"),
                                      env=self.env, stdout=subprocess.DEVNULL,
                                      stderr=open(os.path.join(workdir, label + "-gimp.log"), "w"))
@@ -196,6 +204,12 @@ class Gui:
         subprocess.run(["import", "-window", window] + (["-crop", crop] if crop else []) + [shot],
                        env=self.env, check=False)
         return shot
+
+    def size(self, window):
+        """The window's width x height, as xdotool measures it."""
+        out = self.xdotool("getwindowgeometry", window).stdout
+        found = re.search(r"Geometry: (\d+)x(\d+)", out)
+        return (int(found.group(1)), int(found.group(2))) if found else None
 
     def finish(self):
         try:
@@ -297,11 +311,42 @@ if os.environ.get("GUI_ONLY_RESPONSIVE"):
     sys.exit()
 
 gui = Gui("module", [module] if module else [], ["cancel", "effect", "merge"])
+sizes = {}
+# The menu, as a person opens it: Filters with the mouse, Render by pointing at it, then the
+# keyboard: into Render's submenu, up to its last item (Terrain), into it (menu.png); up to
+# its last item (the "Shape the Map" submenu of the filters that change a map), into it.
+main = gui.wait_for(".*– GIMP$")
+if checks.check(bool(main), "GIMP's image window did not appear"):
+    time.sleep(3.0)
+    gui.xdotool("windowfocus", "--sync", main)
+    gui.xdotool("mousemove", "426", "12")  # Filters, in the menu bar
+    time.sleep(0.5)
+    gui.xdotool("mousedown", "1")
+    time.sleep(0.2)
+    gui.xdotool("mouseup", "1")
+    time.sleep(1.0)
+    gui.xdotool("mousemove", "452", "363")  # Render
+    time.sleep(1.0)
+    for key in ("Right", "Up", "Right"):
+        gui.xdotool("key", key)
+        time.sleep(0.7)
+    gui.xdotool("mousemove", "1590", "990")
+    time.sleep(1.0)
+    gui.shoot("menu.png", crop="1000x660+0+0")
+    for key in ("Up", "Right"):
+        gui.xdotool("key", key)
+        time.sleep(0.7)
+    gui.shoot("menu-shape-the-map.png", crop="1200x760+0+0")
+    for key in ("Escape",) * 5:
+        gui.xdotool("key", key)
+        time.sleep(0.3)
+open(os.path.join(workdir, "menu-seen.flag"), "w").close()
 for proc, title in OTHERS:
     window = gui.wait_for(title)
     if not checks.check(bool(window), "the %s dialog did not appear" % title):
         break
     time.sleep(2.0)  # the preview renders on a 200 ms idle timeout
+    sizes[title] = gui.size(window)
     shot = gui.shoot(title.lower().replace(" ", "-") + "-dialog.png", window)
     # A terrain preview has many gray levels; a blank or missing one has few.
     checks.check(colours(shot) > 100, "%s: the dialog shows no terrain preview" % title)
@@ -313,6 +358,7 @@ for step in ("cancel", "effect", "merge"):
         break
     time.sleep(3.0)  # the canvas renders the effect; the preview its thumbnail
     if step == "cancel":
+        sizes["Diamond-Square"] = gui.size(window)
         # Beside the image window (no window manager places it): the README's picture.
         gui.xdotool("windowmove", window, "990", "0")
         time.sleep(1.0)
@@ -339,6 +385,12 @@ for step in ("cancel", "effect", "merge"):
         open(os.path.join(workdir, "effect-seen.flag"), "w").close()
 state = gui.finish()
 print(json.dumps(state, indent=1))
+print("dialog sizes:", json.dumps(sizes, indent=1))
+# GimpProcedureDialog says when a row has no mnemonic, or one another row or button has.
+complaints = [line for line in open(os.path.join(workdir, "module-gimp.log"), errors="replace")
+              if "mnemonic" in line]
+checks.check(not complaints, "GIMP complains about mnemonics:\n" + "".join(complaints[:20]))
+json.dump(sizes, open(os.path.join(workdir, "dialog-sizes.json"), "w"), indent=1)
 for proc, _ in OTHERS if module else []:
     checks.check(state.get("dialog " + proc) == "cancel", "%s: Escape gave %s" % (proc, state.get("dialog " + proc)))
 before = state.get("before", {})

@@ -9,11 +9,17 @@
  *  - bindings: every field lies inside the parameter struct, no two arguments share one;
  *  - texts: no blurb states a range of its own ("(1 to 100000)"), since the range is added
  *    from min and max (terrain_arg_blurb), which must say exactly that;
- *  - conditions name existing arguments: a choice with some of its values, or a boolean.
+ *  - conditions name existing arguments: a choice with some of its values, or a boolean;
+ *  - sliders name numeric arguments and lie within their ranges;
+ *  - mnemonics: every label and menu label has exactly one, on a letter or digit; within a
+ *    dialog no two labels share one and none takes one of the dialog's own controls
+ *    (TERRAIN_DIALOG_MNEMONICS); within a menu (generators with the "_Shape the Map"
+ *    submenu, or the filters in it) no two share one; terrain_label() strips them.
  */
 #include "check.h"
 #include "procedure-info.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +194,86 @@ test_conditions (const TerrainProcedureInfo *info)
     }
 }
 
+static void
+test_sliders (const TerrainProcedureInfo *info)
+{
+  for (const TerrainArgSlider *s = info->sliders; s && s->arg; s++)
+    {
+      const int i = terrain_arg_index (info, s->arg);
+      CHECK (i >= 0, "%s: slider for %s, no argument", info->name, s->arg);
+      if (i < 0)
+        continue;
+      const TerrainArg *arg = &info->args[i];
+      CHECK (arg->type == TERRAIN_ARG_INT || arg->type == TERRAIN_ARG_DOUBLE,
+             "%s: slider for %s, no number", info->name, s->arg);
+      CHECK ((s->min == 0 && s->max == 0) ||
+             (s->min >= arg->min && s->max <= arg->max && s->min < s->max),
+             "%s: slider [%g, %g] for %s outside [%g, %g]", info->name, s->min, s->max,
+             s->arg, arg->min, arg->max);
+    }
+}
+
+/* The mnemonic of a label, lower case; 0 (and a failed check) unless there is exactly one. */
+static int
+mnemonic (const char *owner, const char *label)
+{
+  int found = 0, count = 0;
+  for (const char *c = label; *c; c++)
+    if (*c == '_')
+      {
+        if (c[1] == '_')
+          {
+            c++;
+            continue;
+          }
+        count++;
+        found = tolower ((unsigned char) c[1]);
+      }
+  CHECK (count == 1 && isalnum (found), "%s: label \"%s\" has %d mnemonics", owner, label,
+         count);
+  char plain[256];
+  terrain_label (label, plain, sizeof plain);
+  CHECK (strchr (plain, '_') == NULL && strlen (plain) == strlen (label) - 1,
+         "%s: \"%s\" stripped is \"%s\"", owner, label, plain);
+  return count == 1 ? found : 0;
+}
+
+static void
+test_mnemonics (const TerrainProcedureInfo *info)
+{
+  char taken[128] = TERRAIN_DIALOG_MNEMONICS;
+  for (int i = 0; info->args[i].name; i++)
+    {
+      char owner[160];
+      snprintf (owner, sizeof owner, "%s %s", info->name, info->args[i].name);
+      const int m = mnemonic (owner, info->args[i].label);
+      if (m == 0)
+        continue;
+      CHECK (strchr (taken, m) == NULL, "%s: mnemonic %c of \"%s\" is taken in its dialog",
+             owner, m, info->args[i].label);
+      taken[strlen (taken)] = (char) m;
+    }
+}
+
+static void
+test_menu (void)
+{
+  char generators[64] = "s", filters[64] = ""; /* "_Shape the Map", the filters' submenu */
+  for (int p = 0; terrain_procedures[p]; p++)
+    {
+      const TerrainProcedureInfo *info = terrain_procedures[p];
+      char *menu = info->kind == TERRAIN_GENERATOR ? generators : filters;
+      const int m = mnemonic (info->name, info->menu_label);
+      if (m == 0)
+        continue;
+      CHECK (strchr (menu, m) == NULL, "%s: menu mnemonic %c is taken", info->name, m);
+      menu[strlen (menu)] = (char) m;
+    }
+  char out[8];
+  CHECK (strcmp (terrain_label ("a__b_c", out, sizeof out), "a_bc") == 0, "a__b_c: %s", out);
+  CHECK (strcmp (terrain_label ("_abcdefghij", out, sizeof out), "abcdefg") == 0, "cut: %s", out);
+}
+
 int
 main (void)
 {
@@ -202,6 +288,9 @@ main (void)
       test_ranges (info);
       test_texts (info);
       test_conditions (info);
+      test_sliders (info);
+      test_mnemonics (info);
     }
+  test_menu ();
   return CHECK_DONE ("descriptors");
 }

@@ -65,8 +65,8 @@ typedef struct
   int      max_steps;   /* 1..TERRAIN_HYDRAULIC_MAX_STEPS: a droplet's longest life */
 } TerrainHydraulicErosion;
 
-/* Seed 0, 200000 droplets (about 0.2 a pixel on a 1024 x 1024 layer: a light erosion in
- * well under a second; Lague's example uses about one a pixel), inertia 0.05, capacity 4,
+/* Seed 0, 1000000 droplets (about one a pixel on a 1024 x 1024 layer, as Lague's example:
+ * clear valleys, in a few seconds), inertia 0.05, capacity 4,
  * erosion 0.3, deposition 0.3, evaporation 0.01, radius 3, 30 steps. */
 void          terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params);
 
