@@ -397,7 +397,8 @@ test_shared_edge (void)
                  "first", w, h, seed);
           CHECK (fields_equal (block, wrapped, (size_t) pw * ph),
                  "%dx%d seed %d: the period block is not wrap's render", w, h, seed);
-          add_seam_steps (block, pw, ph, &seam, &inside);
+          if (sizes[s][2]) /* the sizes whose seam is measured: 2 or more a side */
+            add_seam_steps (block, pw, ph, &seam, &inside);
           free (a);
           free (block);
           free (wrapped);
