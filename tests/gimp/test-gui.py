@@ -236,8 +236,8 @@ CANVAS = "400x300+230+130"
 # $GUI_SEED_ROW_Y moves the rows for another layout (the dialog before issue 17: 271).
 SEED_Y = int(os.environ.get("GUI_SEED_ROW_Y", "302"))
 PREVIEW_AREA = "210x290+5+5"
-SEED_ENTRY, SEED_PLUS, DROPLETS = "90x24+56+%d" % (SEED_Y - 12), (203, SEED_Y), (168, SEED_Y + 37)
-RELIEF = (22, SEED_Y + 381)
+SEED_ENTRY, SEED_PLUS = "90x24+56+%d" % (SEED_Y - 12), (203, SEED_Y)
+RELIEF = (40, SEED_Y + 317)  # the check box in the "Relief preview" expander's title
 ARTIFACTS = os.path.join(workdir, "gui-artifacts")
 RESPONSE_BOUND = 0.5
 
@@ -281,7 +281,7 @@ def use_slow_preview(gui):
     gui.settled(window, PREVIEW_AREA)
     # A million droplets on 1024²: seconds of work for every preview.
     gui.xdotool("windowfocus", "--sync", window)
-    gui.click(window, *DROPLETS, repeat=3)
+    gui.xdotool("key", "alt+d", "ctrl+a")  # "_Droplets" (its default; typed all the same)
     gui.xdotool("type", "1000000")
     gui.xdotool("key", "Tab")
     times = []
