@@ -57,7 +57,9 @@ render_heights (TerrainPreviewJob *job, float **scratch, const TerrainProgress *
   const float *whole = render_whole (job, scratch, progress, &status);
   if (whole == NULL)
     return status;
-  if (! job->one_to_one)
+  if (! job->one_to_one && job->relief) /* the shape, not the noise between far samples */
+    terrain_sample_mean (whole, job->width, job->height, out, job->w, job->h);
+  else if (! job->one_to_one)
     terrain_sample_nearest (whole, job->width, job->height, out, job->w, job->h);
   else
     for (int row = 0; row < job->h; row++)

@@ -117,6 +117,37 @@ terrain_sample_nearest (const float *src, int src_w, int src_h,
     }
 }
 
+/* The source pixels [*first, *end) that destination pixel i of n covers along a side of
+ * `side` source pixels. */
+static void
+covered (int i, int n, int side, int *first, int *end)
+{
+  *first = (int) ((long long) i * side / n);
+  *end = (int) ((long long) (i + 1) * side / n);
+  if (*end <= *first)
+    *end = *first + 1;
+}
+
+void
+terrain_sample_mean (const float *src, int src_w, int src_h, float *dst, int dst_w, int dst_h)
+{
+  for (int y = 0; y < dst_h; y++)
+    {
+      int y0, y1;
+      covered (y, dst_h, src_h, &y0, &y1);
+      for (int x = 0; x < dst_w; x++)
+        {
+          int x0, x1;
+          covered (x, dst_w, src_w, &x0, &x1);
+          double sum = 0.0;
+          for (int sy = y0; sy < y1; sy++)
+            for (int sx = x0; sx < x1; sx++)
+              sum += src[(size_t) sy * src_w + sx];
+          dst[(size_t) y * dst_w + x] = (float) (sum / ((double) (y1 - y0) * (x1 - x0)));
+        }
+    }
+}
+
 int
 terrain_has_non_finite (const float *data, size_t n)
 {

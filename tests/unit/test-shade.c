@@ -174,6 +174,61 @@ test_contrast_normalised (void)
   CHECK (terrain_hillshade_contrast_z_scale (rough, 1, 1) > 0.0, "one pixel");
 }
 
+/* Mean of |a - b| over horizontally neighbouring pixels: how grainy a picture is. */
+static double
+grain (const float *a, int w, int h)
+{
+  double sum = 0.0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x + 1 < w; x++)
+      sum += fabs (a[y * w + x + 1] - a[y * w + x]);
+  return sum / ((double) (w - 1) * h);
+}
+
+/* The relief preview's downscale: exact means (a 2x reduction, a constant, upscaling to
+ * the pixel under), and, on a rough map shown 5 times smaller, a shading less grainy than
+ * that of nearest samples. */
+static void
+test_mean_sampling (void)
+{
+  static float src[S * S], dst[S * S], near[S * S];
+  for (int i = 0; i < 8 * 6; i++)
+    src[i] = terrain_hash_to_unit (terrain_hash (5, i, 0, 0));
+  terrain_sample_mean (src, 8, 6, dst, 4, 3);
+  int exact = 1;
+  for (int y = 0; y < 3; y++)
+    for (int x = 0; x < 4; x++)
+      {
+        const float *p = src + y * 2 * 8 + x * 2;
+        exact &= fabsf (dst[y * 4 + x] - (p[0] + p[1] + p[8] + p[9]) / 4.0f) < 1e-6f;
+      }
+  CHECK (exact, "2x reduction: not the means of 2x2 blocks");
+  for (int i = 0; i < 7 * 5; i++)
+    src[i] = 0.375f;
+  terrain_sample_mean (src, 7, 5, dst, 3, 2);
+  CHECK (dst[0] == 0.375f && dst[5] == 0.375f, "a constant: %g %g", dst[0], dst[5]);
+  for (int i = 0; i < 3 * 2; i++)
+    src[i] = (float) i;
+  terrain_sample_mean (src, 3, 2, dst, 6, 4);
+  terrain_sample_nearest (src, 3, 2, near, 6, 4);
+  CHECK (memcmp (dst, near, 6 * 4 * sizeof (float)) == 0, "upscaling: not the pixel under");
+
+  static float rough[S * S], small[26 * 26], lit[26 * 26];
+  diamond_square (rough, 0.3);
+  terrain_sample_nearest (rough, S, S, small, 26, 26);
+  terrain_hillshade (small, 26, 26, TERRAIN_HILLSHADE_AZIMUTH, TERRAIN_HILLSHADE_ELEVATION,
+                     terrain_hillshade_contrast_z_scale (small, 26, 26), lit);
+  const double nearest_grain = grain (lit, 26, 26);
+  terrain_sample_mean (rough, S, S, small, 26, 26);
+  terrain_hillshade (small, 26, 26, TERRAIN_HILLSHADE_AZIMUTH, TERRAIN_HILLSHADE_ELEVATION,
+                     terrain_hillshade_contrast_z_scale (small, 26, 26), lit);
+  const double mean_grain = grain (lit, 26, 26);
+  printf ("  relief of a rough map shown 5x smaller, grain: nearest %.3f, mean %.3f\n",
+          nearest_grain, mean_grain);
+  CHECK (mean_grain < nearest_grain, "means shade as grainy (%g) as nearest samples (%g)",
+         mean_grain, nearest_grain);
+}
+
 static void
 print_timing (void)
 {
@@ -199,6 +254,7 @@ main (void)
   test_flat_is_uniform ();
   test_range ();
   test_contrast_normalised ();
+  test_mean_sampling ();
   print_timing ();
   return CHECK_DONE ("shade");
 }

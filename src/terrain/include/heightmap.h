@@ -17,6 +17,14 @@ void terrain_normalize (float *data, size_t n);
 void terrain_sample_nearest (const float *src, int src_w, int src_h,
                              float *dst, int dst_w, int dst_h);
 
+/* Area-mean downscale of a src_w x src_h map into dst_w x dst_h: the destination pixel
+ * (x, y) is the mean of the source pixels [x src_w / dst_w, (x + 1) src_w / dst_w) by
+ * [y src_h / dst_h, (y + 1) src_h / dst_h) (at least the one under it when upscaling).
+ * For the relief preview: shading nearest samples of a rough map shades noise between
+ * samples far apart, shading their means shades the map's shape. */
+void terrain_sample_mean (const float *src, int src_w, int src_h,
+                          float *dst, int dst_w, int dst_h);
+
 /* 1 when any of n floats is NaN or infinite. */
 int    terrain_has_non_finite (const float *data, size_t n);
 /* How many of n floats are NaN or infinite; *first gets the index of the first of them
