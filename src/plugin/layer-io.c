@@ -71,8 +71,10 @@ terrain_preview_format (GimpDrawable *drawable)
   return format_for (drawable, "u8");
 }
 
-void
-terrain_read_heights (GimpDrawable *drawable, float *heights)
+/* Moves the whole drawable band by band (a tile high) in its own format, coded exactly
+ * (pixel-codec.h): into read_into, or, when that is NULL, from write_from. */
+static void
+transfer_bands (GimpDrawable *drawable, float *read_into, const float *write_from)
 {
   start_gegl ();
   GeglBuffer       *buffer = gimp_drawable_get_buffer (drawable);
@@ -83,17 +85,30 @@ terrain_read_heights (GimpDrawable *drawable, float *heights)
   TerrainPixelCodec codec;
   terrain_pixel_codec (format, &codec);
 
-  /* Band by band in the drawable's own format, decoded exactly (pixel-codec.h). */
   guchar *pixels = g_malloc ((gsize) width * tile_h * babl_format_get_bytes_per_pixel (format));
   for (int y0 = 0; y0 < height; y0 += tile_h)
     {
       GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
-      gegl_buffer_get (buffer, &rect, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-      terrain_pixels_to_heights (&codec, pixels, heights + (gsize) y0 * width,
-                                 (gsize) width * rect.height);
+      const gsize   first = (gsize) y0 * width, count = (gsize) width * rect.height;
+      if (read_into)
+        {
+          gegl_buffer_get (buffer, &rect, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE,
+                           GEGL_ABYSS_NONE);
+          terrain_pixels_to_heights (&codec, pixels, read_into + first, count);
+          continue;
+        }
+      terrain_heights_to_pixels (&codec, write_from + first, NULL, pixels, count);
+      gegl_buffer_set (buffer, &rect, 0, format, pixels, GEGL_AUTO_ROWSTRIDE);
+      gegl_buffer_flush (buffer);
     }
   g_free (pixels);
   g_object_unref (buffer);
+}
+
+void
+terrain_read_heights (GimpDrawable *drawable, float *heights)
+{
+  transfer_bands (drawable, heights, NULL);
 }
 
 gboolean
@@ -150,27 +165,9 @@ terrain_count_selected_unmixable (GimpDrawable *drawable, int x, int y, int w, i
 void
 terrain_write_layer (GimpDrawable *drawable, const float *heights)
 {
-  start_gegl ();
-  GeglBuffer       *buffer = gimp_drawable_get_buffer (drawable);
-  const Babl       *format = gegl_buffer_get_format (buffer);
-  const int         width = gimp_drawable_get_width (drawable);
-  const int         height = gimp_drawable_get_height (drawable);
-  const int         tile_h = (int) gimp_tile_height ();
-  TerrainPixelCodec codec;
-  terrain_pixel_codec (format, &codec);
-
-  guchar *pixels = g_malloc ((gsize) width * tile_h * babl_format_get_bytes_per_pixel (format));
-  for (int y0 = 0; y0 < height; y0 += tile_h)
-    {
-      GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
-      terrain_heights_to_pixels (&codec, heights + (gsize) y0 * width, NULL, pixels,
-                                 (gsize) width * rect.height);
-      gegl_buffer_set (buffer, &rect, 0, format, pixels, GEGL_AUTO_ROWSTRIDE);
-      gegl_buffer_flush (buffer);
-    }
-  g_free (pixels);
-  g_object_unref (buffer);
-  gimp_drawable_update (drawable, 0, 0, width, height);
+  transfer_bands (drawable, NULL, heights);
+  gimp_drawable_update (drawable, 0, 0, gimp_drawable_get_width (drawable),
+                        gimp_drawable_get_height (drawable));
 }
 
 /* ---- The write path ----
