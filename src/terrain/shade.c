@@ -52,9 +52,11 @@ terrain_hillshade_contrast_z_scale (const float *h, int width, int height)
     {
       const int    x = (int) (i % (size_t) width), y = (int) (i / (size_t) width);
       const double gx = slope (h + i, 1, x, width), gy = slope (h + i, width, y, height);
-      const double g = sqrt (gx * gx + gy * gy);
-      if (g > 0.0 && g < 1e30) /* a height jump beyond any float's range says nothing */
-        slopes[count++] = (float) g;
+      /* Judged as stored: a slope below half the smallest float (between subnormal
+       * heights) is 0 as a float, and a 0 percentile would make z_scale infinite. */
+      const float g = (float) sqrt (gx * gx + gy * gy);
+      if (g > 0.0f && g < 1e30f) /* a height jump beyond any float's range says nothing */
+        slopes[count++] = g;
     }
   double z = terrain_hillshade_z_scale (width, height);
   if (count > 0)

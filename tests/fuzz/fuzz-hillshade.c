@@ -4,9 +4,14 @@
  *
  * Checks (shade.h): every shade in [0, 1] (NaN fails), whatever the angles and z_scale;
  * width or height < 1 writes nothing; "a flat map is uniformly sin(elevation)" (clamped to
- * [0, 1]) for finite angles and z_scale; terrain_hillshade_z_scale is max(w, h) / 4. */
+ * [0, 1]) for finite angles and z_scale; terrain_hillshade_z_scale is max(w, h) / 4.
+ * The relief preview's helpers on the same map: terrain_hillshade_contrast_z_scale is
+ * finite and positive (the relief it gives in [0, 1]); terrain_sample_mean and
+ * terrain_sample_nearest to any size up to twice the map's keep every value within the
+ * map's range, nearest gives values of the map, and both are the identity at its own size. */
 #include "fuzz-common.h"
 
+#include "heightmap.h"
 #include "shade.h"
 
 static double
@@ -22,6 +27,38 @@ fuzz_any_double (FuzzInput *in, double typical_lo, double typical_hi, double def
     case 2: return fuzz_bits_double (fuzz_u64 (in));
     default: return typical_lo + (typical_hi - typical_lo) * fuzz_unit (in);
     }
+}
+
+static int
+compare_floats (const void *a, const void *b)
+{
+  const float x = *(const float *) a, y = *(const float *) b;
+  return (x > y) - (x < y);
+}
+
+/* The preview's downscales (heightmap.h) of h to a size read from the input. */
+static void
+check_samples (FuzzInput *in, const float *h, int w, int hgt, size_t n)
+{
+  const int dw = 1 + fuzz_u16 (in) % (2 * w), dh = 1 + fuzz_u16 (in) % (2 * hgt);
+  const size_t dn = (size_t) dw * dh;
+  float *sorted = fuzz_alloc_floats (n), *mean = fuzz_alloc_floats (dn),
+        *nearest = fuzz_alloc_floats (dn);
+  memcpy (sorted, h, n * sizeof (float));
+  qsort (sorted, n, sizeof (float), compare_floats);
+  terrain_sample_mean (h, w, hgt, mean, dw, dh);
+  terrain_sample_nearest (h, w, hgt, nearest, dw, dh);
+  for (size_t i = 0; i < dn; i++)
+    {
+      FUZZ_CHECK (mean[i] >= sorted[0] && mean[i] <= sorted[n - 1]);
+      FUZZ_CHECK (bsearch (&nearest[i], sorted, n, sizeof (float), compare_floats) != NULL);
+    }
+  if (dw == w && dh == hgt)
+    for (size_t i = 0; i < n; i++)
+      FUZZ_CHECK (mean[i] == h[i] && nearest[i] == h[i]);
+  free (nearest);
+  free (mean);
+  free (sorted);
 }
 
 int
@@ -72,6 +109,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       for (size_t i = 0; i < sz.n; i++)
         FUZZ_CHECK (fabs (out[i] - want) <= 1e-6);
     }
+
+  const double contrast = terrain_hillshade_contrast_z_scale (h, sz.w, sz.h);
+  FUZZ_CHECK (isfinite (contrast) && contrast > 0.0);
+  terrain_hillshade (h, sz.w, sz.h, azimuth, elevation, contrast, out);
+  fuzz_check_unit (out, sz.n);
+  check_samples (&in, h, sz.w, sz.h, sz.n);
   free (out);
   free (h);
   return 0;

@@ -400,6 +400,10 @@ seed("hillshade", "fltmax-checker", size_small(9, 9) + u8(0, 0, 0, 1) + heights_
 seed("hillshade", "nan-z-scale", size_1xn(100) + u8(0, 0, 1 | (2 << 3), 1) + heights_noise())
 seed("hillshade", "huge-z-1x1", size_1x1() + u8(0, 0) + u8(1 | (5 << 3)) + u8(1) + heights_noise())
 seed("hillshade", "zero-width", size_invalid(1) + u8(0, 0, 0, 0))
+# One pixel in ten the smallest subnormal: the slopes beside them (half of it) are 0 as
+# floats, which made the relief's contrast scale infinite.
+seed("hillshade", "regression-subnormal-spikes", size_1xn(4096) + u8(0, 0, 0, 1)
+     + heights_raw(1e-45, *[0.0] * 9))
 
 
 # ---- procedures: procedure, heavy, size, cancel, layer kind, one value per argument,

@@ -212,6 +212,9 @@ class Gui:
         return (int(found.group(1)), int(found.group(2))) if found else None
 
     def finish(self):
+        # GIMP 3.0.4 itself logs "g_object_unref: assertion 'G_IS_OBJECT (object)' failed" and
+        # "list of contexts not empty upon exit" as it quits a GUI session, even one that only
+        # opened a display and ran no plug-in: those lines in the log are not ours.
         try:
             self.gimp.wait(timeout=120)
         except subprocess.TimeoutExpired:

@@ -172,6 +172,12 @@ test_contrast_normalised (void)
   CHECK (terrain_hillshade_contrast_z_scale (flat, S, S) == terrain_hillshade_z_scale (S, S),
          "a flat map's scale");
   CHECK (terrain_hillshade_contrast_z_scale (rough, 1, 1) > 0.0, "one pixel");
+  /* Sparse spikes of the smallest subnormal: the slopes beside them (half of it) are 0 as
+   * floats; the scale must stay finite, and the relief lit. */
+  for (int i = 0; i < S * S; i++)
+    flat[i] = i % 61 == 0 ? 1e-45f : 0.0f;
+  const double z = terrain_hillshade_contrast_z_scale (flat, S, S);
+  CHECK (isfinite (z) && z > 0.0, "subnormal spikes: z_scale %g", z);
 }
 
 /* Mean of |a - b| over horizontally neighbouring pixels: how grainy a picture is. */
