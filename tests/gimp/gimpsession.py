@@ -165,7 +165,8 @@ class GimpSession:
             env["DISPLAY"] = display
         return env
 
-    def command(self, scheme_commands, gui=False, images=(), interpreter="plug-in-script-fu-eval"):
+    def command(self, scheme_commands, gui=False, images=(), interpreter="plug-in-script-fu-eval",
+                quit=True):
         # GIMP rewrites the gimprc it was given: write it anew for every run.
         with open(self.gimprc, "w") as f:
             f.write(self.gimprc_text)
@@ -177,7 +178,7 @@ class GimpSession:
             cmd += ["-i"]
         for scheme in scheme_commands:
             cmd += ["-b", scheme]
-        return cmd + ["--quit"] + list(images)
+        return cmd + (["--quit"] if quit else []) + list(images)
 
     def run(self, *scheme_commands, timeout=300):
         """Runs the Scheme commands in one batch session; returns CompletedProcess."""
