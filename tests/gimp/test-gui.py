@@ -231,10 +231,10 @@ class Gui:
     def finish(self):
         """Quits GIMP as a person would (Ctrl+Q on the image window) once the script has
         written its state and every plug-in it ran has exited. With --quit, GIMP 3.0.4 quits
-        the moment the batch command returns, and it now and then crashed there (SIGSEGV)
-        in sessions without our module: each time a plug-in was still closing (Python-Fu's
-        batch plug-in, file-pnm: "gimp_flush(): error: Broken pipe"). Waiting for them takes
-        that race out; a crash left is a crash.
+        the moment the batch command returns, and it now and then crashed there (SIGSEGV,
+        before its own clean-up ran) in sessions without our module, with Python-Fu's batch
+        plug-in (and once file-pnm) still closing. Quitting only once no plug-in is left
+        takes that race out; a crash left is a crash.
         GIMP also logs "g_object_unref: assertion 'G_IS_OBJECT (object)' failed" (from
         gimp_data_factories_exit) and "list of contexts not empty upon exit" as it quits,
         even a session that only opened a display and ran no plug-in: not ours."""
