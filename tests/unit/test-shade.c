@@ -173,7 +173,7 @@ test_contrast_normalised (void)
          "a flat map's scale");
   CHECK (terrain_hillshade_contrast_z_scale (rough, 1, 1) > 0.0, "one pixel");
   /* Sparse spikes of the smallest subnormal: the slopes beside them (half of it) are 0 as
-   * floats; the scale must stay finite, and the relief lit. */
+   * floats; the scale must stay finite (an infinite one shades the relief black). */
   for (int i = 0; i < S * S; i++)
     flat[i] = i % 61 == 0 ? 1e-45f : 0.0f;
   const double z = terrain_hillshade_contrast_z_scale (flat, S, S);
