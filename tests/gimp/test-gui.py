@@ -242,7 +242,8 @@ class Gui:
         while time.time() < deadline and self.gimp.poll() is None and \
                 (not os.path.exists(self.state_file) or self.plug_ins()):
             time.sleep(0.3)
-        checks.check(not self.plug_ins(), "plug-ins still running: %s" % self.plug_ins())
+        left = self.plug_ins()
+        checks.check(not left, "plug-ins still running: %s" % left)
         main = self.wait_for(".*– GIMP$", seconds=10)
         if main:
             self.keys(main, "ctrl+q")
