@@ -1,4 +1,4 @@
-"""Runs real gimp-console-3.0 (or gimp-3.0 under a display) in an isolated environment.
+"""Runs real gimp-console-3 (or gimp-3 under a display: the names GIMP 3.0 and 3.2 both have) in an isolated environment.
 
 Every session gets a fresh GIMP3_DIRECTORY, HOME and XDG_RUNTIME_DIR, and a plug-in path
 that holds only the plug-in under test plus the system plug-ins the tests need (Script-Fu
@@ -170,7 +170,7 @@ class GimpSession:
         # GIMP rewrites the gimprc it was given: write it anew for every run.
         with open(self.gimprc, "w") as f:
             f.write(self.gimprc_text)
-        cmd = ["gimp-3.0" if gui else "gimp-console-3.0", "-n", "-d", "-f", "-g", self.gimprc,
+        cmd = ["gimp-3" if gui else "gimp-console-3", "-n", "-d", "-f", "-g", self.gimprc,
                "--batch-interpreter=" + interpreter]
         if gui:
             cmd += ["-s"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Batch integration tests: the procedures through real gimp-console-3.0 and Script-Fu.
+"""Batch integration tests: the procedures through real gimp-console-3 and Script-Fu.
 
 Each success case renders into a real image (8-bit, 16-bit, 32-bit float, linear and
 non-linear, with alpha, RGB, with a selection), exports it, decodes the pixels and compares

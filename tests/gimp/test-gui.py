@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GUI test: real gimp-3.0 under Xvfb, driven as a person would, with xdotool.
+"""GUI test: real gimp-3 under Xvfb, driven as a person would, with xdotool.
 
 With the GEGL module (GIMP runs the procedures' operations):
   - Filters > Render > Terrain is opened with the mouse and keyboard and shot

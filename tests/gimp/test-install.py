@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The install, used by real GIMP: `meson install --destdir` of this build into the test's
-folder, then gimp-console-3.0 with the installed plug-ins folder (and no other copy of the
+folder, then gimp-console-3 with the installed plug-ins folder (and no other copy of the
 plug-in) on its plug-in path.
 
 - The plug-in lands in DESTDIR + the build's prefix + GIMP's plug-in folder for that

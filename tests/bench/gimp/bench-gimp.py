@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end benchmark in real GIMP (issues 5 and "Native GIMP 3 filters" 6).
 
-Two gimp-console-3.0 sessions, on new GRAY 16-bit images, methods interleaved round after
+Two gimp-console-3 sessions, on new GRAY 16-bit images, methods interleaved round after
 round (the order reversed every other round), medians of the rounds after a warm-up round:
 
 Session 1, with gimp-terrain's GEGL module (and the benchmark's floor operation) loaded:
