@@ -4,8 +4,10 @@
 #include "huge-pages.h"
 #include "op-properties.h"
 #include "pixel-codec.h"
+#include "result-cache.h"
 #include "terrain-build-id.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct
@@ -166,25 +168,32 @@ layer_source (GeglOperation *operation, GeglRectangle *layer)
   return NULL;
 }
 
-/* The layer's heights, read from the input when it holds the whole layer, else from the
- * node before GIMP's crop. FALSE when one is not a finite number: that is no heightmap. */
-static gboolean
-read_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
-            const GeglRectangle *layer, const TerrainPixelCodec *codec, float *heights)
+/* The layer's pixels in the codec's format, read from the input when it holds the whole
+ * layer, else from the node before GIMP's crop; NULL when there is no room. */
+static guchar *
+read_pixels (GeglBuffer *input, GeglNode *source, const GeglRectangle *layer,
+             const TerrainPixelCodec *codec)
 {
   const gsize n = (gsize) layer->width * layer->height;
   guchar     *pixels = g_try_malloc (n * babl_format_get_bytes_per_pixel (codec->format));
   if (pixels == NULL)
-    return FALSE;
+    return NULL;
   if (source)
     gegl_node_blit (source, 1.0, layer, codec->format, pixels, GEGL_AUTO_ROWSTRIDE,
                     GEGL_BLIT_DEFAULT);
   else
     gegl_buffer_get (input, layer, 1.0, codec->format, pixels, GEGL_AUTO_ROWSTRIDE,
                      GEGL_ABYSS_NONE);
-  terrain_pixels_to_heights (codec, pixels, heights, n);
-  g_free (pixels);
+  return pixels;
+}
+
+/* The pixels' heights; FALSE when one is not a finite number: that is no heightmap. */
+static gboolean
+pixels_to_heights (GeglOperation *operation, const TerrainPixelCodec *codec,
+                   const guchar *pixels, float *heights, gsize n)
+{
   size_t first;
+  terrain_pixels_to_heights (codec, pixels, heights, n);
   if (terrain_count_non_finite (heights, n, &first) == 0)
     return TRUE;
   g_warning ("%s: the layer holds heights that are not finite numbers; nothing was changed",
@@ -201,33 +210,109 @@ report (void *user, double fraction)
   return 0;
 }
 
+/* What a whole-layer render is a function of: the operation, its settings, the format and
+ * size of the layer, and the layer's pixels when it reads them (result-cache.h). */
+static TerrainResultKey
+result_key (GeglOperation *operation, const TerrainPixelCodec *codec, const GeglRectangle *layer,
+            const guchar *pixels)
+{
+  const TerrainOperationClass *klass = OPERATION_CLASS (operation);
+  const TerrainArgValue       *values = OPERATION (operation)->values;
+  const char                  *name = gegl_operation_get_name (operation);
+  const int                    size[2] = { layer->width, layer->height };
+  TerrainResultHasher          hasher;
+  terrain_result_hasher_init (&hasher);
+  terrain_result_hasher_add (&hasher, name, strlen (name));
+  for (int i = 0; i < klass->arg_count; i++)
+    if (klass->info->args[i].type == TERRAIN_ARG_STRING)
+      terrain_result_hasher_add (&hasher, values[i].text, strlen (values[i].text));
+    else
+      terrain_result_hasher_add (&hasher, &values[i].number, sizeof values[i].number);
+  terrain_result_hasher_add (&hasher, &codec->format, sizeof codec->format);
+  terrain_result_hasher_add (&hasher, size, sizeof size);
+  if (pixels)
+    terrain_result_hasher_add (&hasher, pixels,
+                               (gsize) layer->width * layer->height *
+                                 babl_format_get_bytes_per_pixel (codec->format));
+  return terrain_result_hasher_key (&hasher);
+}
+
+/* Appends "terrain:NAME WxH: what" to the file TERRAIN_RENDER_LOG names, when it does: how
+ * tests (and the curious) see what GIMP's process computed and what it reused. */
+static void
+log_render (GeglOperation *operation, const GeglRectangle *layer, const char *what)
+{
+  const char *path = g_getenv ("TERRAIN_RENDER_LOG");
+  FILE       *log = path ? fopen (path, "a") : NULL;
+  if (log == NULL)
+    return;
+  fprintf (log, "%s %dx%d: %s\n", gegl_operation_get_name (operation), layer->width,
+           layer->height, what);
+  fclose (log);
+}
+
+/* The procedure's heights for the whole layer: kept from an earlier render of the same
+ * pixels and settings, else rendered and kept. */
+static TerrainStatus
+render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
+              const GeglRectangle *layer, const TerrainPixelCodec *codec,
+              TerrainResult **result, char *why, size_t why_size)
+{
+  const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
+  const TerrainArgValue      *values = OPERATION (operation)->values;
+  const TerrainProgress       progress = { report, operation };
+  const gsize                 n = (gsize) layer->width * layer->height;
+  guchar                     *pixels = NULL;
+  if (terrain_reads_layer (info, values) &&
+      (pixels = read_pixels (input, source, layer, codec)) == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+
+  const TerrainResultKey key = result_key (operation, codec, layer, pixels);
+  TerrainStatus          status = TERRAIN_OK;
+  const gboolean         reused = (*result = terrain_result_lookup (&key, n)) != NULL;
+  if (! reused)
+    {
+      float *heights = terrain_pages_alloc (n * sizeof (float));
+      if (heights == NULL)
+        status = TERRAIN_ERROR_NO_MEMORY;
+      else if (pixels && ! pixels_to_heights (operation, codec, pixels, heights, n))
+        status = TERRAIN_ERROR_INVALID;
+      else
+        status = terrain_procedure_render (info, values, heights, layer->width, layer->height,
+                                           &progress, why, why_size);
+      if (status == TERRAIN_OK)
+        terrain_result_keep (&key, *result = terrain_result_new (heights, n));
+      else
+        terrain_pages_free (heights);
+    }
+  log_render (operation, layer, reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");
+  g_free (pixels);
+  return status;
+}
+
 /* The procedure's heights: for the rectangle roi when it renders rectangles, else for the
  * whole layer; *area says which (in our coordinates). */
 static TerrainStatus
 render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
-        const TerrainPixelCodec *codec, float **heights, GeglRectangle *area, char *why,
+        const TerrainPixelCodec *codec, TerrainResult **result, GeglRectangle *area, char *why,
         size_t why_size)
 {
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
   const TerrainArgValue      *values = OPERATION (operation)->values;
   const TerrainProgress       progress = { report, operation };
-  GeglRectangle               layer;
-  GeglNode                   *source = layer_source (operation, &layer);
-  const gboolean              whole = whole_layer (operation);
-  *area = whole ? layer : *roi;
+  GeglNode                   *source = layer_source (operation, area);
+  if (whole_layer (operation))
+    return render_layer (operation, input, source, area, codec, result, why, why_size);
 
-  *heights = terrain_pages_alloc ((gsize) area->width * area->height * sizeof (float));
-  if (*heights == NULL)
+  GeglRectangle layer = *area;
+  *area = *roi;
+  const gsize n = (gsize) roi->width * roi->height;
+  float      *heights = terrain_pages_alloc (n * sizeof (float));
+  if (heights == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
-  if (! whole)
-    return terrain_procedure_render_rect (info, values, *heights, roi->x - layer.x,
-                                          roi->y - layer.y, roi->width, roi->height, &progress,
-                                          why, why_size);
-  if (terrain_reads_layer (info, values) &&
-      ! read_layer (operation, input, source, area, codec, *heights))
-    return TERRAIN_ERROR_INVALID;
-  return terrain_procedure_render (info, values, *heights, area->width, area->height, &progress,
-                                   why, why_size);
+  *result = terrain_result_new (heights, n);
+  return terrain_procedure_render_rect (info, values, heights, roi->x - layer.x, roi->y - layer.y,
+                                        roi->width, roi->height, &progress, why, why_size);
 }
 
 /* Writes the heights (of `area`) into the output's rectangle roi, tile by tile in the
@@ -269,15 +354,15 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
   TerrainPixelCodec           codec;
   GeglRectangle               area;
-  float                      *heights = NULL;
+  TerrainResult              *result = NULL;
   char                        why[256] = "";
   (void) level;
   terrain_pixel_codec (OPERATION (operation)->format, &codec);
 
-  TerrainStatus status = render (operation, input, roi, &codec, &heights, &area, why,
+  TerrainStatus status = render (operation, input, roi, &codec, &result, &area, why,
                                  sizeof why);
   if (status == TERRAIN_OK)
-    write_heights (output, input, roi, heights, &area, &codec,
+    write_heights (output, input, roi, terrain_result_heights (result), &area, &codec,
                    terrain_reads_layer (info, OPERATION (operation)->values) || codec.has_alpha);
   else
     {
@@ -285,7 +370,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
                  why[0] ? why : terrain_status_message (status));
       gegl_buffer_copy (input, roi, GEGL_ABYSS_NONE, output, roi);
     }
-  terrain_pages_free (heights);
+  terrain_result_unref (result);
   return TRUE;
 }
 

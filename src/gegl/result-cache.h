@@ -1,0 +1,51 @@
+/* Whole-layer results kept in GIMP's process, so that the same input and settings are never
+ * computed twice.
+ *
+ * GIMP makes a new graph node for every step an artist takes with an effect: the canvas
+ * preview, OK, undo and redo, showing or hiding it, the same effect on another layer. GEGL's
+ * own cache lives in the node, so each of these rendered the whole layer again (0.5 s for a
+ * 1024² River Erosion, with GIMP frozen). This cache lives in the module instead, and is
+ * keyed by what the result is a function of: the operation, every setting, the layer's
+ * pixel format (babl format and colour space) and size, and a 128-bit hash of the layer's
+ * pixel bytes. A changed pixel, setting or format is a new key; a selection changes nothing
+ * the heights depend on (GIMP masks the result).
+ *
+ * Memory is bounded: the results held add up to at most TERRAIN_RESULT_CACHE_MB (default
+ * 512 MiB, 0 turns the cache off), the least recently used going first; a result larger
+ * than the whole budget is not kept. A 8192² layer's heights are 256 MiB: two are kept. */
+#ifndef TERRAIN_RESULT_CACHE_H
+#define TERRAIN_RESULT_CACHE_H
+
+#include <glib.h>
+
+typedef struct
+{
+  guint64 hash[2];
+} TerrainResultKey;
+
+/* Builds a key from its parts, fed in any number of calls. */
+typedef struct
+{
+  guint64 acc[4]; /* four accumulators, word k going to acc[k % 4] */
+  guint64 words;  /* words taken so far */
+} TerrainResultHasher;
+
+void             terrain_result_hasher_init (TerrainResultHasher *hasher);
+void             terrain_result_hasher_add (TerrainResultHasher *hasher, const void *bytes,
+                                            gsize size);
+TerrainResultKey terrain_result_hasher_key (const TerrainResultHasher *hasher);
+
+typedef struct TerrainResult TerrainResult;
+
+/* A result holding heights (a block of terrain_pages_alloc, count floats, now the
+ * result's), referenced once; freed with its last reference. */
+TerrainResult *terrain_result_new (float *heights, gsize count);
+/* Keeps result for key (a reference of its own), unless the cache is off or the result is
+ * larger than its whole budget. */
+void           terrain_result_keep (const TerrainResultKey *key, TerrainResult *result);
+/* The result kept for key with count heights, referenced, or NULL. */
+TerrainResult *terrain_result_lookup (const TerrainResultKey *key, gsize count);
+const float   *terrain_result_heights (const TerrainResult *result);
+void           terrain_result_unref (TerrainResult *result);
+
+#endif
