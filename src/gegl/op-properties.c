@@ -100,6 +100,15 @@ terrain_op_param_spec (const TerrainProcedureInfo *info, const TerrainArg *arg)
   switch (arg->type)
     {
     case TERRAIN_ARG_INT:
+      if (arg->is_seed) /* GIMP's filter dialog gives a seed its "New Seed" button */
+        {
+          /* A seed is unsigned in GEGL: the operation reads and writes it as such. */
+          pspec = gegl_param_spec_seed (arg->name, nick, blurb, FLAGS);
+          G_PARAM_SPEC_UINT (pspec)->minimum = (guint) arg->min;
+          G_PARAM_SPEC_UINT (pspec)->maximum = (guint) arg->max;
+          G_PARAM_SPEC_UINT (pspec)->default_value = (guint) value.number;
+          break;
+        }
       pspec = gegl_param_spec_int (arg->name, nick, blurb, (gint) arg->min, (gint) arg->max,
                                    (gint) value.number, (gint) ui_min, (gint) ui_max, 1.0,
                                    FLAGS);

@@ -42,7 +42,10 @@ set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
   TerrainArgValue *v = &self->values[i];
   switch (klass->info->args[i].type)
     {
-    case TERRAIN_ARG_INT:     v->number = g_value_get_int (value); break;
+    case TERRAIN_ARG_INT:
+      v->number = G_VALUE_HOLDS_UINT (value) ? (double) g_value_get_uint (value) /* a seed */
+                                             : (double) g_value_get_int (value);
+      break;
     case TERRAIN_ARG_DOUBLE:  v->number = g_value_get_double (value); break;
     case TERRAIN_ARG_BOOLEAN: v->number = g_value_get_boolean (value); break;
     case TERRAIN_ARG_CHOICE:  v->number = g_value_get_enum (value); break;
@@ -68,7 +71,12 @@ get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
   const TerrainArgValue *v = &self->values[id - 1];
   switch (klass->info->args[id - 1].type)
     {
-    case TERRAIN_ARG_INT:     g_value_set_int (value, (gint) v->number); break;
+    case TERRAIN_ARG_INT:
+      if (G_VALUE_HOLDS_UINT (value)) /* a seed */
+        g_value_set_uint (value, (guint) v->number);
+      else
+        g_value_set_int (value, (gint) v->number);
+      break;
     case TERRAIN_ARG_DOUBLE:  g_value_set_double (value, v->number); break;
     case TERRAIN_ARG_BOOLEAN: g_value_set_boolean (value, v->number != 0.0); break;
     case TERRAIN_ARG_CHOICE:  g_value_set_enum (value, (gint) v->number); break;

@@ -173,7 +173,9 @@ PROPERTIES = HEADER + r"""
 def describe(pspec):
     kind = GObject.type_name(pspec.value_type)
     info = {"type": kind}
-    if kind in ("gint", "gdouble"):
+    if pspec.name == "seed" and kind == "guint":
+        info["type"] = "gint"  # GEGL's seeds are unsigned (GIMP gives them "New Seed")
+    if kind in ("gint", "guint", "gdouble"):
         info.update(min=pspec.minimum, max=pspec.maximum, default=pspec.default_value)
     elif kind == "gboolean":
         info.update(default=pspec.default_value)
