@@ -7,6 +7,7 @@
 #include "result-cache.h"
 #include "terrain-build-id.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -245,17 +246,21 @@ result_key (GeglOperation *operation, const TerrainPixelCodec *codec, const Gegl
   return terrain_result_hasher_key (&hasher);
 }
 
-/* Appends "terrain:NAME WxH: what" to the file TERRAIN_RENDER_LOG names, when it does: how
- * tests (and the curious) see what GIMP's process computed and what it reused. */
-static void
-log_render (GeglOperation *operation, const GeglRectangle *layer, const char *what)
+/* Appends "terrain:NAME " and the message to the file TERRAIN_RENDER_LOG names, when it
+ * does: how tests (and the curious) see what GIMP's process asked for, computed and reused. */
+static void G_GNUC_PRINTF (2, 3)
+log_render (GeglOperation *operation, const char *format, ...)
 {
   const char *path = g_getenv ("TERRAIN_RENDER_LOG");
   FILE       *log = path ? fopen (path, "a") : NULL;
+  va_list     args;
   if (log == NULL)
     return;
-  fprintf (log, "%s %dx%d: %s\n", gegl_operation_get_name (operation), layer->width,
-           layer->height, what);
+  fprintf (log, "%s ", gegl_operation_get_name (operation));
+  va_start (args, format);
+  vfprintf (log, format, args);
+  va_end (args);
+  fputc ('\n', log);
   fclose (log);
 }
 
@@ -293,7 +298,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
       else
         terrain_pages_free (heights);
     }
-  log_render (operation, layer, reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");
+  log_render (operation, "%dx%d: %s", layer->width, layer->height,
+              reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");
   g_free (pixels);
   return status;
 }
@@ -364,7 +370,8 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   GeglRectangle               area;
   TerrainResult              *result = NULL;
   char                        why[256] = "";
-  (void) level;
+  log_render (operation, "asked for %dx%d at %d,%d, level %d", roi->width, roi->height, roi->x,
+              roi->y, level);
   terrain_pixel_codec (OPERATION (operation)->format, &codec);
 
   TerrainStatus status = render (operation, input, roi, &codec, &result, &area, why,

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The filters as effects in GIMP's process: what an artist waits for, GIMP frozen.
+
+One gimp-console-3 session with gimp-terrain's GEGL module, on a GRAY 16-bit layer holding
+an Infinite Field at each size. For each filter operation (terrain:smooth, thermal-erosion,
+hydraulic-erosion, river-erosion, at their defaults) and GIMP's Plasma, round after round
+(the order reversed every other round, medians of the rounds after a warm-up round):
+  - "first":  the effect on a layer whose pixels differ from every earlier round (one pixel
+    changed), merged: a full render, as after a paint stroke or a settings change;
+  - "again":  the same effect on a copy of that layer (same pixels, same settings), merged:
+    what GIMP asks again after OK, undo and redo, or on a second layer with these pixels;
+    target <= 10 % of "first";
+and each "first" against Plasma on the same layer (the issue's ratio).
+
+usage: bench-effects.py PLUGIN GEGL_MODULE WORKDIR [--sizes 1024,4096] [--rounds N]
+                        [--only NAME,...]
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gimp"))
+from gimpsession import GimpSession  # noqa: E402
+
+FILTERS = ["smooth", "thermal-erosion", "hydraulic-erosion", "river-erosion"]
+PLASMA = "gegl:plasma"
+
+SCRIPT = r"""
+import json, time
+import gi
+gi.require_version("Gimp", "3.0")
+gi.require_version("Gegl", "0.4")
+from gi.repository import Gimp, Gegl
+
+OPS, SIZES, ROUNDS, OUT = %(ops)r, %(sizes)r, %(rounds)d, %(out)r
+
+def merge(layer, op, size):
+    f = Gimp.DrawableFilter.new(layer, op, "")
+    if f is None:
+        return False
+    if op == "gegl:plasma":
+        c = f.get_config()
+        c.set_property("width", size)
+        c.set_property("height", size)
+    layer.merge_filter(f)
+    return True
+
+def timed(layer, op, size):
+    t0 = time.perf_counter()
+    ok = merge(layer, op, size)
+    return time.perf_counter() - t0, ok
+
+results = {"times": {}, "failed": []}
+for size in SIZES:
+    image = Gimp.Image.new_with_precision(size, size, Gimp.ImageBaseType.GRAY,
+                                          Gimp.Precision.U16_NON_LINEAR)
+    base = Gimp.Layer.new(image, "h", size, size, Gimp.ImageType.GRAY_IMAGE, 100,
+                          Gimp.LayerMode.NORMAL)
+    image.insert_layer(base, None, 0)
+    merge(base, "terrain:field", size)
+    times = {}
+    for r in range(ROUNDS + 1):
+        # New pixels this round: nothing kept from an earlier round applies.
+        buffer = base.get_buffer()
+        buffer.set(Gegl.Rectangle.new(r, 0, 1, 1), "Y' u16", bytes([r & 255, 128]))
+        buffer.flush()
+        order = OPS if r %% 2 == 0 else OPS[::-1]
+        for op in order:
+            first = base.copy()
+            image.insert_layer(first, None, 0)
+            t_first, ok = timed(first, op, size)
+            second = base.copy()
+            image.insert_layer(second, None, 0)
+            t_again, ok2 = timed(second, op, size)
+            if not (ok and ok2):
+                results["failed"].append(op)
+            image.remove_layer(first)
+            image.remove_layer(second)
+            if r > 0:
+                times.setdefault(op, {"first": [], "again": []})
+                times[op]["first"].append(t_first)
+                times[op]["again"].append(t_again)
+    results["times"][str(size)] = times
+    image.delete()
+with open(OUT, "w") as f:
+    json.dump(results, f)
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("plugin")
+    parser.add_argument("module")
+    parser.add_argument("workdir")
+    parser.add_argument("--sizes", default="1024,4096")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", default=",".join(FILTERS))
+    a = parser.parse_args()
+    sizes = [int(s) for s in a.sizes.split(",")]
+    ops = ["terrain:" + name for name in a.only.split(",")] + [PLASMA]
+    os.makedirs(a.workdir, exist_ok=True)
+    out = os.path.join(a.workdir, "effects.json")
+    if os.path.exists(out):
+        os.remove(out)
+    session = GimpSession(a.plugin, os.path.join(a.workdir, "gimp"), extra_plugins=("python-eval",),
+                          modules=(a.module,))
+    result = session.run_python(SCRIPT % dict(ops=ops, sizes=sizes, rounds=a.rounds, out=out),
+                                timeout=7200)
+    if not os.path.exists(out):
+        sys.exit("bench-effects: the session gave no results (exit %d):\n%s"
+                 % (result.returncode, result.stderr[-3000:]))
+    results = json.load(open(out))
+    print("| effect, GRAY u16, GIMP's process | size | first (s) | x Plasma | again (s) | again / first |")
+    print("|---|---|---|---|---|---|")
+    for size in sizes:
+        times = results["times"][str(size)]
+        plasma = statistics.median(times[PLASMA]["first"])
+        for op in ops:
+            first = statistics.median(times[op]["first"])
+            again = statistics.median(times[op]["again"])
+            print("| %s | %d² | %.3f | %.1f | %.3f | %.0f %% |"
+                  % (op, size, first, first / plasma, again, 100 * again / first))
+    print("Medians of %d rounds (after a warm-up round), one session." % a.rounds)
+    if results["failed"]:
+        sys.exit("bench-effects: failed: %s" % sorted(set(results["failed"])))
+
+
+main()
