@@ -14,7 +14,7 @@ itself, plus the few system plug-ins the test needs), then uninstalls.
 - $GIMP3_DIRECTORY: that folder is the one profile, nothing goes to ~/.config.
 - an older profile only (3.0 for GIMP 3.2, 2.10 for GIMP 3.0): the new version's profile is
   not made, so GIMP's first start still copies the older one (with the plug-in, from 3.0);
-  --uninstall removes that copy too.
+  then, with both profiles there, both get it; --uninstall removes it from both.
 
 usage: test-install-user.py INSTALL_USER BUILD_ROOT TERRAIN_DOCS WORKDIR
 """
@@ -23,6 +23,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from checks import Checks
 from gimpsession import PYTHON_FU_HELPERS, GimpSession
@@ -170,7 +171,10 @@ printed[label] = run_install_user(home, env, "--uninstall")
 check_files(label, os.path.join(env["GIMP3_DIRECTORY"], "plug-ins", "terrain"), PLUGIN_FILES, False)
 
 # Only an older GIMP's profile: this GIMP's first start copies it, unless its profile exists.
-label, home = "older-profile", os.path.join(workdir, "older-profile")
+# GIMP finds the older profile by replacing the first "3.0" (its version) in its profile's
+# path: under build-3.0/ it would look in build-2.10/. This user's home is in the temp folder.
+label, home = "older-profile", tempfile.mkdtemp(prefix="terrain-install-user-")
+checks.check(version not in home, "the temp folder %s holds %s: GIMP would not find the older profile" % (home, version))
 old_profile = os.path.join(home, ".config", "GIMP", older)
 profile = os.path.join(home, ".config", "GIMP", version)
 os.makedirs(old_profile)
@@ -187,10 +191,15 @@ checks.check(os.path.isfile(os.path.join(profile, "sessionrc")), "%s: GIMP %s di
 if older.startswith("3."):  # GIMP copies a GIMP 3 profile's plug-ins too
     check_files(label, os.path.join(old_profile, "plug-ins", "terrain"), PLUGIN_FILES, True)
     check_gimp_has_all(label, seen, profile)
+    # Both profiles now: both get it (the copy GIMP made is replaced, and recorded).
+    printed[label] = run_install_user(home, {})
+    for folder in (old_profile, profile):
+        check_files(label, os.path.join(folder, "plug-ins", "terrain"), PLUGIN_FILES, True)
     printed[label] = run_install_user(home, {}, "--uninstall")
     for folder in (old_profile, profile):
         check_files(label, os.path.join(folder, "plug-ins", "terrain"), PLUGIN_FILES, False)
 else:
     printed[label] = run_install_user(home, {}, "--uninstall")
+shutil.rmtree(home)
 
 checks.done()
