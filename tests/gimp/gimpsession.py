@@ -159,10 +159,11 @@ class GimpSession:
         return locpath
 
     def environment(self, display=None):
-        # XDG_CONFIG_HOME and XDG_DATA_HOME would lead GIMP and GEGL to the caller's own
-        # profile and modules.
+        # The caller's XDG_CONFIG_HOME and XDG_DATA_HOME would lead GIMP and GEGL to the
+        # caller's own profile and modules.
         env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("GIMP", "DISPLAY", "LANGUAGE", "LOCPATH", "LC_", "XDG_"))}
+               if not k.startswith(("GIMP", "DISPLAY", "LANGUAGE", "LOCPATH", "LC_"))
+               and k not in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")}
         env.update(GIMP3_DIRECTORY=self.config, HOME=self.home,
                    XDG_RUNTIME_DIR=self.home, LC_ALL="C.UTF-8", LANG="C.UTF-8")
         if self.user_home:
