@@ -60,7 +60,9 @@ def _remove_empty_folders(folder, entries):
 
 def install(folder, files):
     """Copies files ({relative destination: source}) into folder, replacing what an earlier
-    install recorded there; returns the destination paths."""
+    install recorded there; returns the destination paths. The earlier files are removed
+    before the copy, not overwritten: a running GIMP keeps the plug-in binary and the module
+    it has mapped."""
     old = read(folder)
     _remove_files(folder, old)
     made = [entry for entry in old if entry[0] == "dir"]
