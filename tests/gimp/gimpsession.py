@@ -94,10 +94,13 @@ class GimpSession:
     """plugin_binary: the terrain binary to test, or None for none. plugin_dirs: folders
     put first on the plug-in path as they are (an installed plug-ins/ folder). modules: GEGL
     modules GIMP loads (linked into the session's per-user gegl-0.4/plug-ins folder, where
-    GIMP looks for third-party operations, with the plug-in's catalogs beside them)."""
+    GIMP looks for third-party operations, with the plug-in's catalogs beside them).
+    user_home: run as the user whose home this is, on that user's own GIMP profile (no
+    GIMP3_DIRECTORY; the profile's plug-ins folder first on the plug-in path; GEGL modules
+    from the user's data folder), with user_env (XDG_CONFIG_HOME, GIMP3_DIRECTORY, ...) set."""
 
     def __init__(self, plugin_binary, workdir=None, extra_plugins=(), locale=None, plugin_dirs=(),
-                 modules=()):
+                 modules=(), user_home=None, user_env=None):
         self.workdir = workdir or tempfile.mkdtemp(prefix="terrain-gimp-")
         self.config = os.path.join(self.workdir, "config")
         self.home = os.path.join(self.workdir, "home")
@@ -130,7 +133,10 @@ class GimpSession:
         if catalogs:
             link_catalogs(catalogs, os.path.join(self.modules, "gimp-terrain-locale"))
         self.gimprc = os.path.join(self.workdir, "gimprc")
-        path = ":".join([os.path.abspath(d) for d in plugin_dirs] + [plugins])
+        self.user_home, self.user_env = user_home, dict(user_env or {})
+        # ${gimp_dir} is the profile GIMP itself chose (GIMP expands it in gimprc).
+        profile = ["${gimp_dir}/plug-ins"] if user_home else []
+        path = ":".join(profile + [os.path.abspath(d) for d in plugin_dirs] + [plugins])
         self.gimprc_text = '(plug-in-path "%s")\n(show-welcome-dialog no)\n' % path
         self.locpath = self._locale_data() if locale else None
 
@@ -153,10 +159,16 @@ class GimpSession:
         return locpath
 
     def environment(self, display=None):
+        # The caller's XDG_CONFIG_HOME and XDG_DATA_HOME would lead GIMP and GEGL to the
+        # caller's own profile and modules.
         env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("GIMP", "DISPLAY", "LANGUAGE", "LOCPATH", "LC_"))}
+               if not k.startswith(("GIMP", "DISPLAY", "LANGUAGE", "LOCPATH", "LC_"))
+               and k not in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")}
         env.update(GIMP3_DIRECTORY=self.config, HOME=self.home,
                    XDG_RUNTIME_DIR=self.home, LC_ALL="C.UTF-8", LANG="C.UTF-8")
+        if self.user_home:
+            del env["GIMP3_DIRECTORY"]
+            env.update(HOME=self.user_home, **self.user_env)
         if self.locale:
             env.update(LC_ALL=self.locale, LANG=self.locale, LANGUAGE=self.locale.split("_")[0])
             if self.locpath:
