@@ -1,7 +1,7 @@
 /* terrain-docs: prints the Markdown reference of every procedure from its descriptor (the
- * same tables that register the procedures and build their dialogs). The README's
- * procedure section is this output; build-aux/update-readme splices it in and the unit
- * test "readme" fails when the README is out of date. */
+ * same tables that register the procedures and build their dialogs). The procedure
+ * reference in src/procedures/README.md is this output; build-aux/update-docs splices it in
+ * and the unit test "readme" fails when that file is out of date. */
 #include "procedure-info.h"
 
 #include <stdio.h>

@@ -173,7 +173,7 @@ terrain_write_layer (GimpDrawable *drawable, const float *heights)
 /* ---- The write path ----
  *
  * Most of a plug-in's write time is spent flushing tiles to GIMP over its pipe, many times
- * what the core takes to compute them (the README's benchmarks). So a
+ * what the core takes to compute them (tests/bench/README.md). So a
  * worker thread computes the next band while the main thread hands the last one to GIMP:
  * the main thread keeps every GEGL buffer call (libgimp's tile transfer is not
  * thread-safe) and sets each band into the shadow buffer and flushes it, so the tiles

@@ -299,7 +299,7 @@ extern const char *(*terrain_translate) (const char *msgid);
 const char                 *terrain_text (const char *msgid);
 
 /* A label (already translated) without its mnemonic, for every place but GIMP's menus and
- * dialogs (the README, the GEGL operations' titles and property nicks, progress texts):
+ * dialogs (the procedure reference, the GEGL operations' titles and property nicks, progress texts):
  * "_Diamond-Square..." -> "Diamond-Square...", "__" -> "_". At most size bytes, always
  * NUL-terminated; returns out. */
 char                       *terrain_label (const char *label, char *out, size_t size);

@@ -9,7 +9,7 @@
  *
  *   bench-core [--quick] [--markdown]
  *     --quick     1024^2 only, 3 repetitions
- *     --markdown  print the table as Markdown (for the README)
+ *     --markdown  print the table as Markdown (for tests/bench/README.md)
  */
 #define _POSIX_C_SOURCE 200809L
 

@@ -158,7 +158,7 @@ scripts.append(image_script(128, 128, "PRECISION-U16-NON-LINEAR",
                             call(FIELD, dict(FIELD_ARGS, **{"offset-x": 128})) + save("field-right.pgm")))
 
 # Engine tiles from the field: 513x513 layers at offsets 512 apart share their edge row and
-# column (the README's "Heightmaps for game engines").
+# column (data/doc/engines.md, "Heightmaps for game engines").
 TILE_ARGS = {"seed": 32, "iterations": 10}
 for tx, ty in ((0, 0), (1, 0), (0, 1)):
     scripts.append(image_script(513, 513, "PRECISION-U16-NON-LINEAR",
@@ -334,9 +334,16 @@ else:
     checks.check(False, "RGB case: no export")
 
 # ---------------------------------------------------------------------------------------------
-# Every Script-Fu example in the README runs as written (calls on an image the test makes).
-readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")).read()
-examples = re.findall(r"```scheme\n(.*?)```", readme, re.S)
+# Every Script-Fu example of the documentation runs as written (calls on an image the test
+# makes): the README's, the procedure reference's (one call per procedure, every argument
+# at its default) and the game-engine guide's.
+source_root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+examples = []
+for document, least in (("README.md", 1), ("src/procedures/README.md", 7), ("data/doc/engines.md", 2)):
+    with open(os.path.join(source_root, document), encoding="utf-8") as f:
+        found = re.findall(r"```scheme\n(.*?)```", f.read(), re.S)
+    checks.check(len(found) >= least, "found only %d Script-Fu examples in %s" % (len(found), document))
+    examples += found
 readme_scripts = []
 for example in examples:
     if example.startswith("(plug-in-terrain"):
@@ -344,8 +351,7 @@ for example in examples:
     else:
         readme_scripts.append(example.replace('"height.png"', '"%s"' % path("readme-height.png")))
 result = session.run(*readme_scripts)
-checks.check(len(examples) >= 7, "found only %d Script-Fu examples in the README" % len(examples))
-checks.check(result.returncode == 0, "a README example failed:\n%s" % result.stderr[-2500:])
+checks.check(result.returncode == 0, "an example of the documentation failed:\n%s" % result.stderr[-2500:])
 checks.check(os.path.exists(path("readme-height.png")), "the README's batch example wrote no PNG")
 
 # ---------------------------------------------------------------------------------------------

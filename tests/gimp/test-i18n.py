@@ -136,7 +136,7 @@ for name in names:
                          % (name, where, translated, want))
 
 def plain(label):
-    """A label without its mnemonic, as the operations and the README show it."""
+    """A label without its mnemonic, as the operations and the procedure reference show it."""
     return re.sub(r"_(_?)", r"\1", label) if label else label
 
 

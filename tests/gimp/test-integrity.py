@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No procedure corrupts a layer or reports a false success (README, "Limits"), in real
+"""No procedure corrupts a layer or reports a false success (data/doc/limits.md), in real
 GIMP, through the plug-in's own write path (no GEGL module) and through the GEGL operations
 (the module installed): a table of cases over precisions (u8, u16, u32, half, float, double;
 linear, non-linear, perceptual), layer types (GRAY, GRAYA, RGB, RGBA) and procedures.
