@@ -39,9 +39,10 @@ static const TerrainChoiceItem conventions[] = {
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainDiamondSquare, seed),
-  TERRAIN_DOUBLE ("roughness", N_("Ro_ughness"),
-                  N_("Small is jagged, large is rolling (the other way round with roughness "
-                     "type \"Large is jagged\")"),
+  TERRAIN_DOUBLE ("roughness", N_("Smoo_thness"),
+                  N_("Larger is smoother: small is jagged, large is rolling (the other way round "
+                     "with smoothness type \"Large is jagged\"). The argument is named "
+                     "roughness, as in the write-ups"),
                   0.0, 2.0, TerrainDiamondSquare, roughness),
   TERRAIN_CHOICE ("edges", N_("E_dges"),
                   N_("What happens at the layer's borders: \"Wrap\" makes a seamless tile, "
@@ -59,7 +60,7 @@ static const TerrainArg args[] = {
                   N_("\"Diamond-square\" shows faint straight creases along the axes; "
                      "\"Square-square\" has none and is a little smoother"),
                   subdivisions, TerrainDiamondSquare, subdivision),
-  TERRAIN_CHOICE_ARG ("convention", N_("Roughness _type"),
+  TERRAIN_CHOICE_ARG ("convention", N_("Smoothness t_ype"),
                       N_("Which way roughness goes: large is rolling, or, to reproduce the "
                          "lighthouse3d tutorial's code, large is jagged"),
                       conventions, "hurst"),
@@ -128,7 +129,7 @@ const TerrainProcedureInfo terrain_procedure_diamond_square = {
              "subdivision \"square-square\" is Miller's 1986 scheme: each level's points are the "
              "9/16, 3/16, 3/16, 1/16 weights of the parent cell's corners plus noise, which removes "
              "diamond-square's creases along the axes (no border rule: average = mirror). "
-             "convention \"lighthouse-code\" (roughness type \"Large is jagged\") reproduces the "
+             "convention \"lighthouse-code\" (smoothness type \"Large is jagged\") reproduces the "
              "lighthouse3d tutorial's mid-point displacement code: H = 1/roughness, roughness from "
              "0.5 to 2, and one offset range for both steps of a level; the tutorial page's own "
              "convention is the default \"hurst\" (H = roughness). With guide, the layer's current "

@@ -16,7 +16,9 @@ static const TerrainArg args[] = {
                N_("How large the largest hills are: each one more doubles them (10: about 1000 "
                   "pixels across); it sets the look, not the image size"),
                1, 30, TerrainField, iterations),
-  TERRAIN_DOUBLE ("roughness", N_("Ro_ughness"), N_("Small is jagged, large is rolling"),
+  TERRAIN_DOUBLE ("roughness", N_("Smoo_thness"),
+                  N_("Larger is smoother: small is jagged, large is rolling. The argument is "
+                     "named roughness, as in the write-ups"),
                   0.0, 2.0, TerrainField, roughness),
   TERRAIN_INT ("offset-x", N_("Offset _X"),
                N_("Where the layer's left edge lies in the endless terrain, in pixels: layers "
