@@ -1,7 +1,13 @@
 /* The pixel codec (src/pixels) at every format a gray or RGB layer can have: every sample
  * type, every model (perceptual, linear, "~"; gray and RGB; with and without alpha) and
- * spaces with the sRGB curve, a linear curve and a curve the codec leaves to babl.
+ * spaces with the sRGB curve, a linear curve, a gamma curve (Apple's 1.8) and curves the
+ * codec leaves to babl (a space whose channels each have a gamma of their own).
  *
+ *  - batching: a pixel's height, and the bytes written for a height (with and without the
+ *    original), are the same whether one call converts the whole run, one pixel, or runs
+ *    of 255, 256, 257 or 1000 from any start: babl 0.1.128 converts the same pixel to
+ *    values one float step apart depending on where it falls in a call, which must never
+ *    reach a layer (a filter reads and writes a layer in different runs);
  *  - round trip: any stored pixels (random bytes for integer types; for half, float and
  *    double random finite values, in and far out of [0, 1], subnormal and -0, and RGB
  *    colours whose channels differ) read as heights and written back with the original
@@ -31,7 +37,19 @@
 static const char *const types[] = { "u8", "u16", "u32", "half", "float", "double" };
 static const char *const models[] = { "Y'", "Y", "Y~", "Y'A", "YA", "Y~A",
                                       "R'G'B'", "RGB", "R~G~B~", "R'G'B'A", "RGBA", "R~G~B~A" };
-static const char *const spaces[] = { "sRGB", "scRGB", "Rec2020", "Apple" };
+static const char *const spaces[] = { "sRGB", "scRGB", "Rec2020", "Apple", "mixed" };
+
+/* A space whose channels have curves of their own: no single curve, so babl converts. */
+static const Babl *
+space_named (const char *name)
+{
+  if (strcmp (name, "mixed") != 0)
+    return babl_space (name);
+  return babl_space_from_chromaticities ("terrain test: mixed curves", 0.3127, 0.3290, 0.64, 0.33,
+                                         0.30, 0.60, 0.15, 0.06, babl_trc_gamma (1.8),
+                                         babl_trc_gamma (2.2), babl_trc_gamma (2.6),
+                                         BABL_SPACE_FLAG_NONE);
+}
 
 /* A small fixed-seed generator: the tests see the same pixels on every run. */
 static uint64_t
@@ -151,6 +169,63 @@ test_round_trip (const TerrainPixelCodec *c, const char *name, uint64_t *state)
   for (int i = 0; i < N; i++)
     non_finite += ! isfinite (heights[i]);
   CHECK (non_finite == 0, "%s: %zu heights of finite pixels are not finite", name, non_finite);
+}
+
+/* The runs of one batching: a first run of `lead` pixels (none when 0), then runs of
+ * `length`; *count the pixels of the run that starts at `start`. */
+typedef struct { gsize lead, length; } Batching;
+
+static gsize
+run_at (const Batching *b, gsize start)
+{
+  const gsize end = start < b->lead ? b->lead : start + b->length;
+  return MIN (end, (gsize) N) - start;
+}
+
+/* Decoding, encoding and keeping unchanged pixels, run by run, against the whole run at
+ * once: the same heights and bytes at every batching. */
+static void
+test_batching (const TerrainPixelCodec *c, const char *name, uint64_t *state)
+{
+  static const Batching batchings[] = { { 0, 1 }, { 0, 255 }, { 0, 256 }, { 0, 257 },
+                                        { 5, 256 }, { 3, 1000 } };
+  static guchar original[N * 4 * 8], whole[N * 4 * 8], runs[N * 4 * 8];
+  static float  heights[N], again[N];
+  const gsize   pixel = (gsize) c->components * c->sample_bytes, bytes = N * pixel;
+  random_pixels (c, original, N, state);
+  terrain_pixels_to_heights (c, original, heights, N);
+  terrain_heights_to_pixels (c, heights, NULL, whole, N);
+  for (gsize b = 0; b < sizeof batchings / sizeof batchings[0]; b++)
+    {
+      const Batching *batching = &batchings[b];
+      gsize           read_differ = 0, kept_differ = 0, written_differ = 0;
+      for (gsize start = 0, n; start < N; start += n)
+        {
+          n = run_at (batching, start);
+          terrain_pixels_to_heights (c, original + start * pixel, again + start, n);
+        }
+      for (gsize i = 0; i < N; i++)
+        read_differ += memcmp (&again[i], &heights[i], sizeof (float)) != 0;
+      for (gsize start = 0, n; start < N; start += n)
+        {
+          n = run_at (batching, start);
+          terrain_heights_to_pixels (c, heights + start, original + start * pixel,
+                                     runs + start * pixel, n);
+        }
+      for (gsize i = 0; i < bytes; i++)
+        kept_differ += runs[i] != original[i];
+      for (gsize start = 0, n; start < N; start += n)
+        {
+          n = run_at (batching, start);
+          terrain_heights_to_pixels (c, heights + start, NULL, runs + start * pixel, n);
+        }
+      for (gsize i = 0; i < bytes; i++)
+        written_differ += runs[i] != whole[i];
+      CHECK (read_differ == 0 && kept_differ == 0 && written_differ == 0,
+             "%s, runs of %zu after %zu: %zu heights read differently, %zu bytes of the "
+             "original not kept, %zu bytes written differently", name, batching->length,
+             batching->lead, read_differ, kept_differ, written_differ);
+    }
 }
 
 /* Heights no layer can hold: whatever is stored is finite and in the type's range. */
@@ -319,12 +394,13 @@ main (void)
         {
           char name[64];
           snprintf (name, sizeof name, "%s %s", models[m], types[t]);
-          const Babl *format = babl_format_with_space (name, babl_space (spaces[s]));
+          const Babl *format = babl_format_with_space (name, space_named (spaces[s]));
           TerrainPixelCodec c;
           CHECK (terrain_pixel_codec (format, &c), "%s (%s) not taken", name, spaces[s]);
           snprintf (name + strlen (name), sizeof name - strlen (name), " (%s)", spaces[s]);
           curves[c.curve]++;
           test_round_trip (&c, name, &state);
+          test_batching (&c, name, &state);
           test_storage_range (&c, name);
           /* Curves and weights do not depend on the type, and a babl fish takes babl
            * tens of milliseconds to choose: against babl in u16 and float only. */
