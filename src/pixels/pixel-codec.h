@@ -30,13 +30,17 @@
  *    pixel falls in it (and, for 8- and 16-bit sources, on a table it builds after a fish
  *    has converted enough pixels): here every sample goes to babl as a float, one pixel a
  *    call, so a pixel's height, and the bytes of a height, never depend on the batch;
- *  - RGB: every colour gets the height; a pixel's height is the Y' of its colour (the
- *    space's luminance weights on linear light), exactly its value when R' = G' = B'.
+ *  - RGB: every colour gets the height (through babl: each channel's curve of it); a
+ *    pixel's height is the Y' of its colour (the space's luminance weights on linear
+ *    light), exactly its value when R' = G' = B'.
  *
  * A filter keeps the bytes of every pixel whose height it did not change (heights_to_pixels
  * with `original`): reading a layer and writing the same heights back leaves every byte as
  * it was, at every precision, even where a height cannot hold every stored value (u32 and
- * double samples hold more than a float). GIMP-free: babl and GLib only. */
+ * double samples hold more than a float). That needs a pixel's height to depend on its
+ * bytes alone, never on the call that read it: the plug-in reads whole bands of a layer and
+ * writes the selection's, GEGL reads and writes rectangles of its own, and the original is
+ * read again to compare. GIMP-free: babl and GLib only. */
 #ifndef TERRAIN_PIXEL_CODEC_H
 #define TERRAIN_PIXEL_CODEC_H
 
