@@ -24,17 +24,35 @@ srgb_from_linear (double y)
   return y < 0.0 ? -v : v;
 }
 
+/* |v| ^ e with v's sign: a gamma curve mirrored below 0, as the sRGB curve is. */
+static double
+signed_pow (double v, double e)
+{
+  const double y = pow (fabs (v), e);
+  return v < 0.0 ? -y : y;
+}
+
 /* Linear light from a height (the space's perceptual value), and back. */
 static double
 space_to_linear (const TerrainPixelCodec *c, double h)
 {
-  return c->srgb_space ? srgb_to_linear (h) : h;
+  switch (c->space_curve)
+    {
+    case TERRAIN_SPACE_SRGB:  return srgb_to_linear (h);
+    case TERRAIN_SPACE_GAMMA: return signed_pow (h, c->gamma);
+    default:                  return h;
+    }
 }
 
 static double
 space_from_linear (const TerrainPixelCodec *c, double y)
 {
-  return c->srgb_space ? srgb_from_linear (y) : y;
+  switch (c->space_curve)
+    {
+    case TERRAIN_SPACE_SRGB:  return srgb_from_linear (y);
+    case TERRAIN_SPACE_GAMMA: return signed_pow (y, 1.0 / c->gamma);
+    default:                  return y;
+    }
 }
 
 /* A stored colour value as linear light, and back. */
@@ -50,14 +68,20 @@ stored_to_linear (const TerrainPixelCodec *c, double s)
 }
 
 static double
-stored_from_height (const TerrainPixelCodec *c, double h)
+stored_from_linear (const TerrainPixelCodec *c, double y)
 {
   switch (c->curve)
     {
-    case TERRAIN_CURVE_LINEAR: return space_to_linear (c, h);
-    case TERRAIN_CURVE_SRGB:   return srgb_from_linear (space_to_linear (c, h));
-    default:                   return h;
+    case TERRAIN_CURVE_LINEAR: return y;
+    case TERRAIN_CURVE_SRGB:   return srgb_from_linear (y);
+    default:                   return space_from_linear (c, y);
     }
+}
+
+static double
+stored_from_height (const TerrainPixelCodec *c, double h)
+{
+  return c->curve == TERRAIN_CURVE_NONE ? h : stored_from_linear (c, space_to_linear (c, h));
 }
 
 /* ---- Samples ---- */
@@ -105,6 +129,13 @@ clamp (double v, double limit)
   return v < -limit ? -limit : v > limit ? limit : v == v ? v : 0.0;
 }
 
+/* A stored value as each sample type holds it: integers the nearest step, the others
+ * within +-limit. */
+static inline guint8  u8_sample (double s)  { return (guint8) quantise (s, 255.0); }
+static inline guint16 u16_sample (double s) { return (guint16) quantise (s, 65535.0); }
+static inline guint32 u32_sample (double s) { return (guint32) quantise (s, 4294967295.0); }
+static inline guint16 half_sample (double s, double limit) { return half_from_float ((float) clamp (s, limit)); }
+
 /* ---- Runs of pixels, one loop per sample type ---- */
 
 /* The value stored for a height: the height itself on the layer's own curve. */
@@ -132,10 +163,10 @@ encode (const TerrainPixelCodec *c, const float *heights, void *pixels, gsize n)
 {
   switch (c->type)
     {
-    case TERRAIN_SAMPLE_U8:    ENCODE (guint8, (guint8) quantise (s, 255.0), 255); break;
-    case TERRAIN_SAMPLE_U16:   ENCODE (guint16, (guint16) quantise (s, 65535.0), 65535); break;
-    case TERRAIN_SAMPLE_U32:   ENCODE (guint32, (guint32) quantise (s, 4294967295.0), G_MAXUINT32); break;
-    case TERRAIN_SAMPLE_HALF:  ENCODE (guint16, half_from_float ((float) clamp (s, c->limit)), 0x3c00); break;
+    case TERRAIN_SAMPLE_U8:    ENCODE (guint8, u8_sample (s), 255); break;
+    case TERRAIN_SAMPLE_U16:   ENCODE (guint16, u16_sample (s), 65535); break;
+    case TERRAIN_SAMPLE_U32:   ENCODE (guint32, u32_sample (s), G_MAXUINT32); break;
+    case TERRAIN_SAMPLE_HALF:  ENCODE (guint16, half_sample (s, c->limit), 0x3c00); break;
     case TERRAIN_SAMPLE_FLOAT: ENCODE (float, (float) clamp (s, c->limit), 1.0f); break;
     case TERRAIN_SAMPLE_DOUBLE: ENCODE (double, clamp (s, c->limit), 1.0); break;
     }
@@ -195,6 +226,36 @@ decode (const TerrainPixelCodec *c, const void *pixels, float *heights, gsize n)
     }
 }
 
+/* Colour or alpha sample k of one pixel as a stored value (integers scaled to [0, 1]),
+ * and back. */
+static double
+load_sample (const TerrainPixelCodec *c, const guchar *pixel, int k)
+{
+  switch (c->type)
+    {
+    case TERRAIN_SAMPLE_U8:    return U8 (((const guint8 *) pixel)[k]);
+    case TERRAIN_SAMPLE_U16:   return U16 (((const guint16 *) pixel)[k]);
+    case TERRAIN_SAMPLE_U32:   return U32 (((const guint32 *) pixel)[k]);
+    case TERRAIN_SAMPLE_HALF:  return HALF (((const guint16 *) pixel)[k]);
+    case TERRAIN_SAMPLE_FLOAT: return AS_IS (((const float *) pixel)[k]);
+    default:                   return AS_IS (((const double *) pixel)[k]);
+    }
+}
+
+static void
+store_sample (const TerrainPixelCodec *c, guchar *pixel, int k, double s)
+{
+  switch (c->type)
+    {
+    case TERRAIN_SAMPLE_U8:    ((guint8 *) pixel)[k] = u8_sample (s); break;
+    case TERRAIN_SAMPLE_U16:   ((guint16 *) pixel)[k] = u16_sample (s); break;
+    case TERRAIN_SAMPLE_U32:   ((guint32 *) pixel)[k] = u32_sample (s); break;
+    case TERRAIN_SAMPLE_HALF:  ((guint16 *) pixel)[k] = half_sample (s, c->limit); break;
+    case TERRAIN_SAMPLE_FLOAT: ((float *) pixel)[k] = (float) clamp (s, c->limit); break;
+    case TERRAIN_SAMPLE_DOUBLE: ((double *) pixel)[k] = clamp (s, c->limit); break;
+    }
+}
+
 /* ---- Formats ---- */
 
 static gboolean
@@ -237,12 +298,13 @@ parse_type (const char *type, TerrainPixelCodec *c)
   return FALSE;
 }
 
-/* The space's own curve: the identity, sRGB's, or another (FALSE). babl's own curves are
- * known by name; a curve from an ICC profile by what babl computes for it within [0, 1],
- * where any of babl's conversion paths is within 1e-4 of exact while the sRGB curve and
- * its neighbours (gamma 2.2: 0.0036 apart at 0.5) are far apart. */
+/* The space's own curve into c: the identity, sRGB's, one gamma, or another (FALSE).
+ * babl's own curves are known by name, a plain gamma by babl_space_get_gamma, and a curve
+ * from an ICC profile by what babl computes for it within [0, 1], where any of babl's
+ * conversion paths is within 1e-4 of exact while the sRGB curve and its neighbours
+ * (gamma 2.2: 0.0036 apart at 0.5) are far apart. */
 static gboolean
-recognise_space_curve (const Babl *format, gboolean *srgb)
+recognise_space_curve (const Babl *format, TerrainPixelCodec *c)
 {
   static const float heights[] = { 0.002f, 0.03f, 0.2f, 0.5f, 0.9f, 1.0f };
   float       linear[G_N_ELEMENTS (heights)];
@@ -252,7 +314,13 @@ recognise_space_curve (const Babl *format, gboolean *srgb)
   if (trc[0] && (trc[1] == NULL || trc[1] == trc[0]) && (trc[2] == NULL || trc[2] == trc[0]) &&
       (trc[0] == babl_trc ("sRGB") || trc[0] == babl_trc ("linear")))
     {
-      *srgb = trc[0] == babl_trc ("sRGB");
+      c->space_curve = trc[0] == babl_trc ("sRGB") ? TERRAIN_SPACE_SRGB : TERRAIN_SPACE_LINEAR;
+      return TRUE;
+    }
+  c->gamma = babl_space_get_gamma (babl_format_get_space (format));
+  if (c->gamma > 0.0)
+    {
+      c->space_curve = c->gamma == 1.0 ? TERRAIN_SPACE_LINEAR : TERRAIN_SPACE_GAMMA;
       return TRUE;
     }
   babl_process (babl_fish (babl_format_with_space ("Y' float", format),
@@ -264,7 +332,7 @@ recognise_space_curve (const Babl *format, gboolean *srgb)
       identity &= fabs (linear[i] - heights[i]) < 1e-3;
       srgb_curve &= fabs (linear[i] - srgb_to_linear (heights[i])) < 1e-3;
     }
-  *srgb = srgb_curve;
+  c->space_curve = srgb_curve ? TERRAIN_SPACE_SRGB : TERRAIN_SPACE_LINEAR;
   return identity || srgb_curve;
 }
 
@@ -273,8 +341,6 @@ recognise_space_curve (const Babl *format, gboolean *srgb)
 static double
 mixable_limit (const TerrainPixelCodec *c)
 {
-  const gboolean stored_linear = c->curve == TERRAIN_CURVE_LINEAR ||
-                                 (c->curve == TERRAIN_CURVE_NONE && ! c->srgb_space);
   switch (c->type)
     {
     case TERRAIN_SAMPLE_HALF:
@@ -285,13 +351,26 @@ mixable_limit (const TerrainPixelCodec *c)
         return HALF_MAX; /* an unknown curve: the range babl_decode reads */
       {
         /* A float, so that a float layer holds the limit itself. */
-        const double limit = stored_linear ? FLT_MAX / 2 : srgb_from_linear (FLT_MAX / 2);
+        const double limit = stored_from_linear (c, FLT_MAX / 2);
         const float  f = (float) limit;
         return f > limit ? nextafterf (f, 0.0f) : f;
       }
     default:
       return 1.0;
     }
+}
+
+/* The format's colours without alpha, as floats, in its space: what babl converts
+ * (the model's name less its "A"). */
+static const Babl *
+colours_format (const Babl *format, const TerrainPixelCodec *c)
+{
+  const char *model = babl_get_name (babl_format_get_model (format));
+  gchar      *name = g_strdup_printf ("%.*s float", (int) strlen (model) - (c->has_alpha ? 1 : 0),
+                                      model);
+  const Babl *colours = babl_format_with_space (name, format);
+  g_free (name);
+  return colours;
 }
 
 static gboolean
@@ -306,15 +385,17 @@ set_up (const Babl *format, TerrainPixelCodec *codec)
   if (codec->colours == 3)
     babl_space_get_rgb_luminance (babl_format_get_space (format), &codec->luminance[0],
                                   &codec->luminance[1], &codec->luminance[2]);
-  if (! recognise_space_curve (format, &codec->srgb_space))
+  if (! recognise_space_curve (format, codec))
     {
       codec->curve = TERRAIN_CURVE_BABL;
-      codec->to_format = babl_fish (babl_format_with_space ("Y' float", format), format);
-      codec->from_format = babl_fish (format, babl_format_with_space ("Y' float", format));
+      codec->to_colours = babl_fish (babl_format_with_space ("Y' float", format),
+                                     colours_format (format, codec));
+      codec->from_colours = babl_fish (colours_format (format, codec),
+                                       babl_format_with_space ("Y' float", format));
     }
-  else if (codec->curve == TERRAIN_CURVE_SRGB && codec->srgb_space)
+  else if (codec->curve == TERRAIN_CURVE_SRGB && codec->space_curve == TERRAIN_SPACE_SRGB)
     codec->curve = TERRAIN_CURVE_NONE; /* "~" is the space's own curve */
-  else if (codec->curve == TERRAIN_CURVE_LINEAR && ! codec->srgb_space)
+  else if (codec->curve == TERRAIN_CURVE_LINEAR && codec->space_curve == TERRAIN_SPACE_LINEAR)
     codec->curve = TERRAIN_CURVE_NONE; /* a linear space stores heights as they are */
   codec->limit = mixable_limit (codec);
   return TRUE;
@@ -364,66 +445,31 @@ terrain_pixel_codec_format (const Babl *format)
 
 /* ---- Runs of pixels ---- */
 
-/* Every sample of n pixels (of a half, float or double type) within +-limit, NaN as 0:
- * what babl's curves may overflow from, or what they overflowed to. */
+/* Through babl, one pixel a call (pixel-codec.h), its colours as floats: samples beyond
+ * the half range read as its ends (a curve of babl's could take them beyond float range);
+ * a sample that is not finite is the height, for the caller to refuse. */
 static void
-limit_samples (const TerrainPixelCodec *c, void *pixels, gsize n, double limit)
+babl_decode (const TerrainPixelCodec *c, const void *pixels, float *heights, gsize n)
 {
-  const gsize count = n * c->components;
-  for (gsize i = 0; i < count; i++)
-    switch (c->type)
-      {
-      case TERRAIN_SAMPLE_HALF:
-        {
-          guint16   *h = (guint16 *) pixels + i;
-          const float v = half_to_float (*h);
-          if (fabs (v) > limit || v != v)
-            *h = half_from_float ((float) clamp (v, MIN (limit, HALF_MAX)));
-          break;
-        }
-      case TERRAIN_SAMPLE_FLOAT:
-        {
-          float *f = (float *) pixels + i;
-          *f = (float) clamp (*f, limit);
-          break;
-        }
-      case TERRAIN_SAMPLE_DOUBLE:
-        {
-          double *d = (double *) pixels + i;
-          *d = clamp (*d, limit);
-          break;
-        }
-      default:
-        return; /* integer samples are always in range */
-      }
-}
-
-/* Through babl: samples beyond the half range read as its ends (a curve of babl's could
- * take them beyond float range); NaN and infinities as they are. */
-static void
-babl_decode (const TerrainPixelCodec *codec, const void *pixels, float *heights, gsize n)
-{
-  if (codec->type < TERRAIN_SAMPLE_HALF)
-    {
-      babl_process (codec->from_format, pixels, heights, (long) n);
-      return;
-    }
-  const gsize bytes = n * codec->components * codec->sample_bytes;
-  void       *limited = g_memdup2 (pixels, bytes);
-  limit_samples (codec, limited, n, HALF_MAX);
-  babl_process (codec->from_format, limited, heights, (long) n);
-  /* A non-finite sample stays so: the caller refuses it, never a stand-in. */
+  const gsize pixel_bytes = (gsize) c->components * c->sample_bytes;
   for (gsize i = 0; i < n; i++)
-    for (int k = 0; k < codec->colours; k++)
-      {
-        const gsize s = i * codec->components + k;
-        const double v = codec->type == TERRAIN_SAMPLE_HALF ? half_to_float (((const guint16 *) pixels)[s])
-                       : codec->type == TERRAIN_SAMPLE_FLOAT ? ((const float *) pixels)[s]
-                                                             : ((const double *) pixels)[s];
-        if (! isfinite (v))
-          heights[i] = (float) v;
-      }
-  g_free (limited);
+    {
+      const guchar *pixel = (const guchar *) pixels + i * pixel_bytes;
+      float         colours[3];
+      gboolean      finite = TRUE;
+      for (int k = 0; k < c->colours; k++)
+        {
+          const double v = load_sample (c, pixel, k);
+          if (! isfinite (v))
+            {
+              heights[i] = (float) v;
+              finite = FALSE;
+            }
+          colours[k] = (float) clamp (v, HALF_MAX);
+        }
+      if (finite)
+        babl_process (c->from_colours, colours, &heights[i], 1);
+    }
 }
 
 void
@@ -436,17 +482,24 @@ terrain_pixels_to_heights (const TerrainPixelCodec *codec, const void *pixels, f
     decode (codec, pixels, heights, n);
 }
 
-/* The colours through babl from "Y' float" (heights clamped to the half range, and what
- * babl's curve made of them to the type's finite range; babl makes alpha opaque). */
+/* Through babl, one pixel a call: each height clamped to the half range, its colours
+ * stored as the type holds them (what babl's curve made of them within the type's range),
+ * alpha opaque. */
 static void
-babl_encode (const TerrainPixelCodec *codec, const float *heights, void *pixels, gsize n)
+babl_encode (const TerrainPixelCodec *c, const float *heights, void *pixels, gsize n)
 {
-  float *clamped = g_new (float, n);
+  const gsize pixel_bytes = (gsize) c->components * c->sample_bytes;
   for (gsize i = 0; i < n; i++)
-    clamped[i] = (float) clamp (heights[i], HALF_MAX);
-  babl_process (codec->to_format, clamped, pixels, (long) n);
-  limit_samples (codec, pixels, n, codec->limit);
-  g_free (clamped);
+    {
+      guchar     *pixel = (guchar *) pixels + i * pixel_bytes;
+      const float height = (float) clamp (heights[i], HALF_MAX);
+      float       colours[3];
+      babl_process (c->to_colours, &height, colours, 1);
+      for (int k = 0; k < c->colours; k++)
+        store_sample (c, pixel, k, colours[k]);
+      if (c->has_alpha)
+        store_sample (c, pixel, c->colours, 1.0);
+    }
 }
 
 gsize
@@ -463,12 +516,8 @@ terrain_pixels_count_unmixable (const TerrainPixelCodec *codec, const void *pixe
       gboolean mixable = TRUE;
       for (int k = 0; k < codec->colours; k++)
         {
-          const gsize  at = i * codec->components + k;
-          const double v = codec->type == TERRAIN_SAMPLE_HALF
-                             ? half_to_float (((const guint16 *) pixels)[at])
-                             : codec->type == TERRAIN_SAMPLE_FLOAT ? ((const float *) pixels)[at]
-                                                                   : ((const double *) pixels)[at];
-          mixable &= fabs (v) <= codec->limit; /* false for NaN too */
+          const guchar *pixel = (const guchar *) pixels + i * codec->components * codec->sample_bytes;
+          mixable &= fabs (load_sample (codec, pixel, k)) <= codec->limit; /* false for NaN too */
         }
       if (! mixable && count++ == 0)
         *first = i;

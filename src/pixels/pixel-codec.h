@@ -20,16 +20,27 @@
  *    to write into a selection over pixels beyond it (terrain_pixels_count_unmixable);
  *  - models Y', Y, Y~ (and their RGB and alpha forms): the perceptual model stores the
  *    height; the linear one stores it through the space's curve; "~" through the sRGB curve.
- *    The space's curve must be the identity or the sRGB curve (every built-in GIMP space);
- *    it is recognised by what babl computes for it. Any other curve (an ICC profile's own)
- *    goes through one babl fish, which is then the only inexact path (curve TERRAIN_CURVE_BABL).
- *  - RGB: every colour gets the height; a pixel's height is the Y' of its colour (the
- *    space's luminance weights on linear light), exactly its value when R' = G' = B'.
+ *    The space's curve is computed here when it is the identity, the sRGB curve (every
+ *    built-in GIMP space; recognised by name or by what babl computes for it) or one gamma
+ *    for every channel (babl_space_get_gamma: Apple's 1.8, an ICC profile's plain gamma;
+ *    mirrored below 0 like the sRGB curve). Any other curve (an ICC profile's table, a
+ *    gamma per channel) is babl's: curve TERRAIN_CURVE_BABL, the only inexact path. babl
+ *    converts such pixels one at a time, because babl 0.1.128 converts the same pixel to
+ *    values a float step apart depending on how many pixels one call holds and where the
+ *    pixel falls in it (and, for 8- and 16-bit sources, on a table it builds after a fish
+ *    has converted enough pixels): here every sample goes to babl as a float, one pixel a
+ *    call, so a pixel's height, and the bytes of a height, never depend on the batch;
+ *  - RGB: every colour gets the height (through babl: each channel's curve of it); a
+ *    pixel's height is the Y' of its colour (the space's luminance weights on linear
+ *    light), exactly its value when R' = G' = B'.
  *
  * A filter keeps the bytes of every pixel whose height it did not change (heights_to_pixels
  * with `original`): reading a layer and writing the same heights back leaves every byte as
  * it was, at every precision, even where a height cannot hold every stored value (u32 and
- * double samples hold more than a float). GIMP-free: babl and GLib only. */
+ * double samples hold more than a float). That needs a pixel's height to depend on its
+ * bytes alone, never on the call that read it: the plug-in reads whole bands of a layer and
+ * writes the selection's, GEGL reads and writes rectangles of its own, and the original is
+ * read again to compare. GIMP-free: babl and GLib only. */
 #ifndef TERRAIN_PIXEL_CODEC_H
 #define TERRAIN_PIXEL_CODEC_H
 
@@ -54,6 +65,13 @@ typedef enum
   TERRAIN_CURVE_BABL    /* a curve this codec does not know: babl converts */
 } TerrainCurve;
 
+typedef enum
+{
+  TERRAIN_SPACE_LINEAR, /* the space's curve is the identity */
+  TERRAIN_SPACE_SRGB,   /* the sRGB curve */
+  TERRAIN_SPACE_GAMMA   /* linear light = value ^ gamma */
+} TerrainSpaceCurve;
+
 typedef struct
 {
   const Babl       *format;
@@ -63,10 +81,12 @@ typedef struct
   int               colours;    /* 1 (gray) or 3 (RGB) */
   gboolean          has_alpha;
   TerrainCurve      curve;      /* how a stored colour relates to light */
-  gboolean          srgb_space; /* the space's own curve: sRGB (TRUE) or the identity */
+  TerrainSpaceCurve space_curve; /* the space's own curve, when the codec computes it */
+  double            gamma;       /* of TERRAIN_SPACE_GAMMA */
   double            luminance[3];
   double            limit;      /* the largest stored magnitude written: GIMP can mix it */
-  const Babl       *to_format, *from_format; /* "Y' float" <-> format, for TERRAIN_CURVE_BABL */
+  /* For TERRAIN_CURVE_BABL: "Y' float" <-> the format's colours as floats, one pixel a call. */
+  const Babl       *to_colours, *from_colours;
 } TerrainPixelCodec;
 
 /* Sets codec up for a gray or RGB format (any type, curve and alpha); FALSE for any other
