@@ -27,6 +27,7 @@ river (int iterations, double erosion, double diffusion, TerrainRiverUplift upli
 {
   TerrainRiverErosion p;
   terrain_river_erosion_defaults (&p);
+  p.method = TERRAIN_RIVER_METHOD_SIMULATE;
   p.iterations = iterations;
   p.erosion = erosion;
   p.diffusion = diffusion;
