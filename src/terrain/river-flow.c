@@ -201,6 +201,20 @@ next_block (int x, int end)
   return x + BLOCK >= end ? -1 : x + 2 * BLOCK <= end ? x + BLOCK : end - BLOCK;
 }
 
+/* A cell of g->keep keeps its receiver of g->kept_direction while that is still strictly
+ * lower (heights that changed since, by diffusion, could make it a cycle). */
+static void
+keep_receiver (RiverGrid *g, int x, int y)
+{
+  const size_t i = (size_t) y * g->width + x;
+  const int    k = g->kept_direction[i];
+  if (! g->keep[i] || k == RIVER_NONE || g->direction[i] == RIVER_NONE)
+    return;
+  const ptrdiff_t j = river_neighbour (g, x, y, k);
+  if (j >= 0 && g->h[j] < g->h[i])
+    g->direction[i] = (uint8_t) k;
+}
+
 static void
 receivers_rows (void *user, int strip, int first, int end)
 {
@@ -223,8 +237,8 @@ receivers_rows (void *user, int strip, int first, int end)
             steepest (g->h + i, g->offset, g->inverse_distance, g->prefer[i], g->outlet[i]);
       for (int x = 0; x < w; x += inner && x == 0 ? w - 1 : 1)
         border_receiver (g, x, y);
-      for (size_t i = row; g->keep && i < row + w; i++)
-        g->direction[i] = g->keep[i] ? g->kept_direction[i] : g->direction[i];
+      for (int x = 0; g->keep && x < w; x++)
+        keep_receiver (g, x, y);
     }
 }
 
