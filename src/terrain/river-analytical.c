@@ -118,11 +118,12 @@ solve_chunk (void *user, size_t first, size_t end)
     {
       const int32_t i = g->stack[q], d = s->depth[q];
       const double  old = s->start[i];
-      if (g->parent[q] == (int32_t) q)
+      if (g->parent[q] == (int32_t) q) /* an outlet keeps its height (one eroded down to
+                                         * the sea became an outlet there) */
         {
           s->keep[i] = 0;
-          path[0] = (PathCell) { 0.0, old, 0.0, 0 };
-          g->h[i] = g->sorted[q] = (float) old;
+          path[0] = (PathCell) { 0.0, g->h[i], 0.0, 0 };
+          g->sorted[q] = g->h[i];
           continue;
         }
       const PathCell *up = &path[d - 1];
@@ -265,9 +266,6 @@ river_analytical (RiverRun *r)
       s->inverse_power[0] = 0.0;
       for (int a = 1; a < RIVER_POWER_TABLE; a++)
         s->inverse_power[a] = pow (a * r->cell_area, -r->p->area_exponent);
-      /* Outlets stay those of the input: a cell eroded down to the sea keeps draining
-       * through its receiver (the floor keeps it at the sea). */
-      g->outlet_fixed = 1;
       status = TERRAIN_OK;
       const double per_stage = (RIVER_STEPS_END - RIVER_FILL_END) / stages;
       for (int stage = 0; stage < stages && status == TERRAIN_OK; stage++)
