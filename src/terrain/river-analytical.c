@@ -210,17 +210,16 @@ account_stage (RiverRun *r, const float *before, double uplift_per_cell)
     }
 }
 
-/* One stage: diffusion, then passes until the receivers settle. `used` keeps the receivers
- * a pass solved on. */
+/* One stage: the receivers, diffusion, then passes until the receivers settle. `used`
+ * keeps the receivers a pass solved on. The first pass solves on the receivers of the
+ * heights before the diffusion, as a simulated step does: those drain (every cell above its
+ * receiver), where diffusion can leave a cell below all its neighbours, which would then be
+ * a root that keeps its height (a pit, that the end of the run had to fill). */
 static TerrainStatus
 run_stage (Solution *s, uint8_t *used, float *start, double from, double to)
 {
   RiverRun  *r = s->r;
   RiverGrid *g = &r->g;
-  if (r->diffusion.block)
-    river_diffuse (&r->diffusion, g);
-  memcpy (start, g->h, g->cells * sizeof (float));
-  s->start = start;
   const int    passes = r->uplift ? PASSES_GROWING : PASSES_ERODING;
   const double per_pass = (to - from) / passes;
   for (int pass = 0; pass < passes; pass++)
@@ -231,6 +230,13 @@ run_stage (Solution *s, uint8_t *used, float *start, double from, double to)
       if (pass > 0 && memcmp (used, g->direction, g->cells) == 0)
         break;
       memcpy (used, g->direction, g->cells);
+      if (pass == 0)
+        {
+          if (r->diffusion.block)
+            river_diffuse (&r->diffusion, g);
+          memcpy (start, g->h, g->cells * sizeof (float));
+          s->start = start;
+        }
       const TerrainStatus status = solve (s, at + 0.2 * per_pass, at + per_pass);
       g->keep = s->keep;
       g->kept_direction = used;
