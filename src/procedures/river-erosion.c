@@ -42,6 +42,14 @@ render_maps (const void *params, float *heights, int width, int height, float *c
 
 static const char *const map_names[] = { N_("Flow"), N_("Erosion"), N_("Deposition"), NULL };
 
+static const TerrainChoiceItem methods[] = {
+  { "analytical", N_("Analytical"),
+    N_("Solve for the landscape at the given age at once: fast, and the same at any age") },
+  { "simulate", N_("Simulate"),
+    N_("Step through time with iterations and erosion: slower; follows the slope weight") },
+  { NULL, NULL, NULL }
+};
+
 static const TerrainChoiceItem uplifts[] = {
   { "none",  N_("None"),  N_("Erode the layer's current heights") },
   { "layer", N_("Layer"), N_("The layer is the uplift map: paint where mountains rise, and "
@@ -60,6 +68,14 @@ static const TerrainChoiceItem edges[] = {
 };
 
 static const TerrainArg args[] = {
+  TERRAIN_CHOICE ("method", N_("Me_thod"),
+                  N_("\"Analytical\" solves for the age at once; \"Simulate\" steps through "
+                     "time"),
+                  methods, TerrainRiverErosion, method),
+  TERRAIN_DOUBLE ("age", N_("Age (_K t)"),
+                  N_("How long the rivers have cut, as iterations x erosion: 0 leaves the layer "
+                     "as it is, large ages reach the steady state"),
+                  0.0, TERRAIN_RIVER_MAX_AGE, TerrainRiverErosion, age),
   TERRAIN_INT ("iterations", N_("_Iterations"), N_("Time steps: more carve deeper valleys"), 1,
                TERRAIN_RIVER_MAX_ITERATIONS, TerrainRiverErosion, iterations),
   TERRAIN_DOUBLE ("erosion", N_("Erosio_n"), N_("How fast rivers cut down"), 0.0,
@@ -98,7 +114,16 @@ static const TerrainArg args[] = {
   TERRAIN_ARGS_END
 };
 
+static const TerrainArgCondition conditions[] = {
+  TERRAIN_WHEN ("age", "method", "analytical"),
+  TERRAIN_WHEN ("iterations", "method", "simulate"),
+  TERRAIN_WHEN ("erosion", "method", "simulate"),
+  TERRAIN_WHEN ("slope-exponent", "method", "simulate"),
+  TERRAIN_CONDITIONS_END
+};
+
 static const TerrainArgSlider sliders[] = {
+  TERRAIN_SLIDER ("age", 0, 30),
   TERRAIN_SLIDER ("iterations", 1, 300),
   TERRAIN_SLIDER ("erosion", 0, 1),
   TERRAIN_SLIDER ("diffusion", 0, 10),
@@ -110,11 +135,20 @@ const TerrainProcedureInfo terrain_procedure_river_erosion = {
   .menu_label = N_("_River Erosion..."),
   .blurb = N_("Carve river networks into the layer's heights by stream-power erosion"),
   .help = N_("Landscape evolution by the stream power law, dh/dt = U - K A^m S^n + D "
-             "laplacian (h), solved with Braun and Willett's implicit O(n) method (2013): each "
+             "laplacian (h). Method \"analytical\" (the default) solves it for n = 1 at the "
+             "age K t at once (after Tzathas, Gailleton, Steer and Cordonnier 2024): on the "
+             "network of steepest descent, a pixel's height is the one that started one travel "
+             "time (the sum of step / A^m down its path) downstream, plus the uplift gathered "
+             "since; the network is recomputed from the result for a few passes. It treats the "
+             "slope exponent as 1 (use \"simulate\" for n other than 1); its uplift and "
+             "diffusion are given per 0.1 of age (one default step), and the diffusion is "
+             "applied in up to 4 implicit steps, each before its share of the age. Age 0 leaves "
+             "the layer as it is (not even filled). Method \"simulate\" uses Braun and "
+             "Willett's implicit O(n) method (2013) for iterations steps of K dt = erosion: each "
              "step routes water down the steepest of the 8 neighbours, sums the drainage area "
              "A upstream, smooths hillslopes (diffusion, implicit), lifts the land (uplift "
              "\"layer\") and lets rivers cut down, from the outlets upstream, in proportion to "
-             "erosion x A^m x slope^n. Depressions are filled once by priority-flood (Barnes, "
+             "erosion x A^m x slope^n. Both fill depressions once by priority-flood (Barnes, "
              "Lehman and Mulla 2014), so every pixel drains to an outlet and rivers never flow "
              "uphill. erosion is K dt, area-exponent (\"Area weight\") m, slope-exponent n, and "
              "diffusion (\"Soft hillsides\") D, in millionths of the layer's longer side squared; "
@@ -133,6 +167,7 @@ const TerrainProcedureInfo terrain_procedure_river_erosion = {
              "that the most is white. The selection is honoured."),
   .kind = TERRAIN_FILTER,
   .args = args,
+  .conditions = conditions,
   .sliders = sliders,
   TERRAIN_CORE_FIELDS (TerrainRiverErosion),
   .maps_arg = "flow-layers",

@@ -26,7 +26,8 @@ in_range (double v, double lo, double hi)
 static int
 params_valid (const TerrainRiverErosion *p)
 {
-  return p->iterations >= 1 && p->iterations <= TERRAIN_RIVER_MAX_ITERATIONS &&
+  return (unsigned) p->method <= TERRAIN_RIVER_METHOD_SIMULATE &&
+         in_range (p->age, 0.0, TERRAIN_RIVER_MAX_AGE) && p->iterations >= 1 && p->iterations <= TERRAIN_RIVER_MAX_ITERATIONS &&
          in_range (p->erosion, 0.0, TERRAIN_RIVER_MAX_EROSION) &&
          in_range (p->area_exponent, TERRAIN_RIVER_MIN_AREA_EXPONENT,
                    TERRAIN_RIVER_MAX_AREA_EXPONENT) &&
@@ -192,6 +193,14 @@ start_from_uplift (RiverRun *r, const float *layer)
   r->scale_exponent = 0;
 }
 
+/* The analytical method at age 0: nothing changes (terrain_river_erosion leaves the heights
+ * as they are, and the run only makes the maps). */
+static int
+changes_nothing (const TerrainRiverErosion *p)
+{
+  return p->method == TERRAIN_RIVER_METHOD_ANALYTICAL && p->age == 0.0;
+}
+
 /* ---- The end ---- */
 
 static void
@@ -238,7 +247,7 @@ static TerrainStatus
 finish (RiverRun *r, float *heights, TerrainRiverMaps *maps, const float *original)
 {
   RiverGrid *g = &r->g;
-  if (river_count_pits (g) > 0)
+  if (river_count_pits (g) > 0 && ! changes_nothing (r->p))
     {
       if (river_fill (g, r->deposited, r->progress, RIVER_STEPS_END, RIVER_STEPS_END) != TERRAIN_OK)
         return TERRAIN_CANCELLED;
@@ -277,6 +286,8 @@ finish (RiverRun *r, float *heights, TerrainRiverMaps *maps, const float *origin
 void
 terrain_river_erosion_defaults (TerrainRiverErosion *params)
 {
+  params->method = TERRAIN_RIVER_METHOD_ANALYTICAL;
+  params->age = 3.0;
   params->iterations = 30;
   params->erosion = 0.1;
   params->area_exponent = 0.5;
@@ -285,6 +296,16 @@ terrain_river_erosion_defaults (TerrainRiverErosion *params)
   params->uplift = TERRAIN_RIVER_UPLIFT_NONE;
   params->edges = TERRAIN_RIVER_EDGES_OPEN;
   params->sea_level = 0.0;
+}
+
+/* The diffusion of a simulated step, or of an analytical stage (the diffusion per
+ * TERRAIN_RIVER_AGE_PER_STEP of age, over the stage's age). */
+static double
+diffusion_per_step (const TerrainRiverErosion *p)
+{
+  if (p->method == TERRAIN_RIVER_METHOD_SIMULATE)
+    return p->diffusion;
+  return p->diffusion * p->age / TERRAIN_RIVER_AGE_PER_STEP / river_analytical_stages (p);
 }
 
 /* Sets the run up; *original is a copy of the input when a map of uplift none is worked
@@ -298,7 +319,8 @@ prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps, float **original)
   if (status == TERRAIN_OK && r->p->diffusion > 0.0)
     {
       const double side = g->width > g->height ? g->width : g->height;
-      status = river_diffusion_init (&r->diffusion, g, r->p->diffusion * 1e-6 * side * side);
+      status = river_diffusion_init (&r->diffusion, g,
+                                     diffusion_per_step (r->p) * 1e-6 * side * side);
     }
   r->scale_exponent = with_uplift ? 0 : scale_exponent_of (heights, g->cells);
   if (status == TERRAIN_OK && r->scale_exponent)
@@ -344,9 +366,13 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   status = prepare (&r, heights, maps, &original);
   if (status == TERRAIN_OK)
     status = river_find_receivers (&r.g, progress, 0.0, 0.0);
-  if (status == TERRAIN_OK)
+  if (status == TERRAIN_OK && ! changes_nothing (params))
     status = river_fill (&r.g, r.deposited, progress, 0.0, RIVER_FILL_END);
-  for (int step = 0; step < params->iterations && status == TERRAIN_OK; step++)
+  if (params->method == TERRAIN_RIVER_METHOD_ANALYTICAL && ! changes_nothing (params)
+      && status == TERRAIN_OK)
+    status = river_analytical (&r);
+  for (int step = 0; params->method == TERRAIN_RIVER_METHOD_SIMULATE && step < params->iterations
+                     && status == TERRAIN_OK; step++)
     status = river_step (&r, step);
   if (status == TERRAIN_OK)
     status = finish (&r, heights, maps, original);
@@ -392,6 +418,37 @@ river_shared_edge (const TerrainRiverErosion *params, float *heights, int width,
   return status;
 }
 
+static TerrainStatus
+river_edges (const TerrainRiverErosion *params, float *heights, int width, int height,
+             TerrainRiverMaps *maps, const TerrainProgress *progress)
+{
+  if (params->edges == TERRAIN_RIVER_EDGES_SHARED_EDGE)
+    return river_shared_edge (params, heights, width, height, maps, progress);
+  return river_run (params, heights, width, height,
+                    params->edges == TERRAIN_RIVER_EDGES_WRAP, maps, progress);
+}
+
+/* Age 0: the heights stay as they are; the maps are those of a run that changes nothing
+ * (made on a copy read as heights, which the run at age 0 neither fills nor erodes: its
+ * pits are roots of the flow map). */
+static TerrainStatus
+leave_unchanged (const TerrainRiverErosion *params, const float *heights, int width,
+                 int height, TerrainRiverMaps *maps, const TerrainProgress *progress)
+{
+  const size_t n = (size_t) width * height;
+  if (maps == NULL || (! maps->flow && ! maps->erosion && ! maps->deposition))
+    return terrain_progress_report (progress, 1.0) ? TERRAIN_CANCELLED : TERRAIN_OK;
+  float *copy = terrain_alloc (n * sizeof (float));
+  if (copy == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  memcpy (copy, heights, n * sizeof (float));
+  TerrainRiverErosion as_heights = *params;
+  as_heights.uplift = TERRAIN_RIVER_UPLIFT_NONE;
+  const TerrainStatus status = river_edges (&as_heights, copy, width, height, maps, progress);
+  terrain_free (copy);
+  return status;
+}
+
 TerrainStatus
 terrain_river_erosion (const TerrainRiverErosion *params, float *heights, int width,
                        int height, TerrainRiverMaps *maps, const TerrainProgress *progress)
@@ -401,8 +458,7 @@ terrain_river_erosion (const TerrainRiverErosion *params, float *heights, int wi
     return status;
   if (! params_valid (params) || terrain_has_non_finite (heights, (size_t) width * height))
     return TERRAIN_ERROR_INVALID;
-  if (params->edges == TERRAIN_RIVER_EDGES_SHARED_EDGE)
-    return river_shared_edge (params, heights, width, height, maps, progress);
-  return river_run (params, heights, width, height,
-                    params->edges == TERRAIN_RIVER_EDGES_WRAP, maps, progress);
+  if (changes_nothing (params))
+    return leave_unchanged (params, heights, width, height, maps, progress);
+  return river_edges (params, heights, width, height, maps, progress);
 }

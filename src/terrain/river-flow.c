@@ -201,6 +201,20 @@ next_block (int x, int end)
   return x + BLOCK >= end ? -1 : x + 2 * BLOCK <= end ? x + BLOCK : end - BLOCK;
 }
 
+/* A cell of g->keep keeps its receiver of g->kept_direction while that is still strictly
+ * lower (heights that changed since, by diffusion, could make it a cycle). */
+static void
+keep_receiver (RiverGrid *g, int x, int y)
+{
+  const size_t i = (size_t) y * g->width + x;
+  const int    k = g->kept_direction[i];
+  if (! g->keep[i] || k == RIVER_NONE || g->direction[i] == RIVER_NONE)
+    return;
+  const ptrdiff_t j = river_neighbour (g, x, y, k);
+  if (j >= 0 && g->h[j] < g->h[i])
+    g->direction[i] = (uint8_t) k;
+}
+
 static void
 receivers_rows (void *user, int strip, int first, int end)
 {
@@ -223,6 +237,8 @@ receivers_rows (void *user, int strip, int first, int end)
             steepest (g->h + i, g->offset, g->inverse_distance, g->prefer[i], g->outlet[i]);
       for (int x = 0; x < w; x += inner && x == 0 ? w - 1 : 1)
         border_receiver (g, x, y);
+      for (int x = 0; g->keep && x < w; x++)
+        keep_receiver (g, x, y);
     }
 }
 
@@ -377,6 +393,58 @@ void
 river_order_and_area (RiverGrid *g)
 {
   build_stack (g);
+  cut_chunks (g);
+  river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
+}
+
+/* The donors of cell i (from its donor bits) into out; returns how many. */
+static int
+donors_of (const RiverGrid *g, size_t i, int32_t *out)
+{
+  const unsigned bits = g->donors[i];
+  int            count = 0;
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    if (bits & (1u << k))
+      out[count++] = (int32_t) (bits & RIVER_WRAPS
+                                  ? river_neighbour (g, (int) (i % g->width),
+                                                     (int) (i / g->width), k)
+                                  : (ptrdiff_t) i + g->offset[k]);
+  return count;
+}
+
+/* Depth first over each root's tree in turn (preorder): a cell's whole subtree comes right
+ * after it, so that a pass along the order finds the cell's path to its root as the last
+ * cell seen at each smaller depth. The cells waiting to be placed, with their receiver's
+ * place, are kept in the area and sorted arrays (8 bytes a cell), free until the area is
+ * summed. */
+void
+river_order_depth_first_and_area (RiverGrid *g, int32_t *depth)
+{
+  int32_t *waiting = (int32_t *) (void *) g->area;
+  size_t   top = 0;
+  for (size_t root = 0; root < g->cells; root++)
+    {
+      if (g->direction[root] != RIVER_NONE)
+        continue;
+      size_t count = 1;
+      waiting[0] = (int32_t) root;
+      waiting[1] = -1;
+      while (count > 0)
+        {
+          count--;
+          const int32_t i = waiting[2 * count], receiver = waiting[2 * count + 1];
+          const size_t  place = top++;
+          int32_t       donors[RIVER_NEIGHBOURS];
+          g->stack[place] = i;
+          g->parent[place] = receiver < 0 ? (int32_t) place : receiver;
+          depth[place] = receiver < 0 ? 0 : depth[receiver] + 1;
+          for (int d = donors_of (g, (size_t) i, donors); d-- > 0; count++)
+            {
+              waiting[2 * count] = donors[d];
+              waiting[2 * count + 1] = (int32_t) place;
+            }
+        }
+    }
   cut_chunks (g);
   river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
 }

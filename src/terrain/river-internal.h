@@ -52,6 +52,9 @@ typedef struct
   float     sea;
   ptrdiff_t lowest;
   uint8_t  *direction;     /* direction of the receiver, RIVER_NONE for a root */
+  /* NULL, or: cells whose keep is set keep the receiver in kept_direction (the analytical
+   * method's cells whose heights their own solution did not make). */
+  const uint8_t *keep, *kept_direction;
   uint8_t  *prefer;        /* bit k: among equal slopes, the cell drains to neighbour k */
   uint16_t *donors;        /* bit k: neighbour k drains into the cell; RIVER_WRAPS */
   /* The receiver order (Braun & Willett's stack), tree after tree: stack[s] is the cell at
@@ -114,6 +117,9 @@ TerrainStatus river_find_receivers (RiverGrid *g, const TerrainProgress *progres
                                     double from, double to);
 /* The receiver order and its chunks (one thread), and the drainage area of every place. */
 void          river_order_and_area (RiverGrid *g);
+/* The same in depth-first order (a cell's subtree right after it), with each place's
+ * depth (steps to its root) in depth (cells floats). */
+void          river_order_depth_first_and_area (RiverGrid *g, int32_t *depth);
 /* Runs task (user, first, end) on every chunk's places, on the threads there are: trees
  * are independent, so the result is the one of a single pass in receiver order. With a
  * progress, a chunk per thread at a time, reporting on [from, to] before each batch. */
@@ -188,6 +194,10 @@ typedef struct
 
 /* Step `step` of the run (river-erosion.h); TERRAIN_CANCELLED when asked to stop. */
 TerrainStatus river_step (RiverRun *r, int step);
+/* The analytical method's run after the fill (river-analytical.c), and the number of its
+ * stages (each with one diffusion step). */
+TerrainStatus river_analytical (RiverRun *r);
+int           river_analytical_stages (const TerrainRiverErosion *p);
 /* Raises every non-root cell to at least the float above its receiver (in the receiver
  * order of the last river_order_and_area), but not above `top`. */
 void          river_keep_draining (RiverRun *r, float top);

@@ -198,6 +198,42 @@ run_river (float *out, const float *src, int n)
   return terrain_river_erosion (&p, out, n, n, NULL, NULL);
 }
 
+/* The simulated method at today's defaults (30 steps of 0.1), for the analytical method's
+ * ratio; and both growing ranges from the map (the river-valleys preset's strengths). */
+static TerrainStatus
+run_river_simulated (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainRiverErosion p;
+  terrain_river_erosion_defaults (&p);
+  p.method = TERRAIN_RIVER_METHOD_SIMULATE;
+  return terrain_river_erosion (&p, out, n, n, NULL, NULL);
+}
+
+static TerrainStatus
+run_river_growing (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainRiverErosion p;
+  terrain_river_erosion_defaults (&p);
+  p.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
+  p.age = 200.0;
+  p.diffusion = 3.0;
+  return terrain_river_erosion (&p, out, n, n, NULL, NULL);
+}
+
+static TerrainStatus
+run_river_growing_simulated (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainRiverErosion p;
+  terrain_river_erosion_defaults (&p);
+  p.method = TERRAIN_RIVER_METHOD_SIMULATE;
+  p.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
+  p.iterations = 100, p.erosion = 2.0, p.diffusion = 60.0;
+  return terrain_river_erosion (&p, out, n, n, NULL, NULL);
+}
+
 #ifdef BENCH_THREADS
 static TerrainStatus
 run_river_2_threads (float *out, const float *src, int n)
@@ -221,7 +257,12 @@ static const Workload workloads[] = {
   { "hillshade",                   8192, 0, TARGET_NONE,   run_hillshade, 0 },
   { "thermal erosion, 500 it.",    1024, 1, TARGET_MS,     run_thermal, 1000.0 },
   { "hydraulic erosion, 1e6 drops", 1024, 1, TARGET_MS,    run_hydraulic, 3000.0 },
-  { "river erosion, defaults",     1024, 1, TARGET_NONE,   run_river, 0 },
+  { "river erosion, defaults",     1024, 1, TARGET_MS,     run_river, 100.0 },
+  { "river erosion, defaults",     4096, 1, TARGET_NONE,   run_river, 0 },
+  { "river erosion, simulated",    1024, 1, TARGET_NONE,   run_river_simulated, 0 },
+  { "river erosion, simulated",    4096, 1, TARGET_NONE,   run_river_simulated, 0 },
+  { "river, growing, age 200",     1024, 1, TARGET_MS,     run_river_growing, 200.0 },
+  { "river, growing, 100 steps",   1024, 1, TARGET_NONE,   run_river_growing_simulated, 0 },
 #ifdef BENCH_THREADS
   { "river erosion, 2 threads",    1024, 1, TARGET_MS,     run_river_2_threads, 3000.0 },
 #endif
@@ -455,15 +496,18 @@ print_river_quality (int side, int markdown)
   static const double uplift_m[] = { 0.0, 0.4, 0.5, 0.6 }; /* 0: the defaults */
   float *f = malloc (count * sizeof (float));
   printf ("\n");
-  for (size_t k = 0; f && k < sizeof uplift_m / sizeof uplift_m[0]; k++)
+  for (size_t k = 0; f && k < 2 * sizeof uplift_m / sizeof uplift_m[0]; k++)
     {
+      const size_t m = k % (sizeof uplift_m / sizeof uplift_m[0]);
       TerrainRiverErosion p;
       terrain_river_erosion_defaults (&p);
-      if (uplift_m[k] > 0.0)
+      p.method = k == m ? TERRAIN_RIVER_METHOD_ANALYTICAL : TERRAIN_RIVER_METHOD_SIMULATE;
+      if (uplift_m[m] > 0.0)
         {
           p.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
-          p.iterations = 100, p.erosion = 2.0, p.diffusion = 60.0;
-          p.area_exponent = uplift_m[k];
+          p.iterations = 100, p.erosion = 2.0, p.age = 200.0;
+          p.diffusion = p.method == TERRAIN_RIVER_METHOD_SIMULATE ? 60.0 : 3.0;
+          p.area_exponent = uplift_m[m];
         }
       int cells = 0;
       if (run_ds (f, NULL, side) != TERRAIN_OK ||
@@ -472,13 +516,14 @@ print_river_quality (int side, int markdown)
       const double exponent = drainage_slope_area_exponent (f, side, side, count / 1000.0, &cells);
       const double pits = (double) drainage_pits (f, side, side, 0, (float) p.sea_level, -1) / count;
       const double want = -p.area_exponent / p.slope_exponent;
-      const char  *verdict = uplift_m[k] == 0.0 ? "no steady state: for information"
+      const char  *verdict = uplift_m[m] == 0.0 ? "no steady state: for information"
                              : fabs (exponent - want) <= RIVER_CONCAVITY_TOLERANCE
                                ? "within 0.1: target met" : "target missed";
-      printf ("%sriver erosion, %s, m = %.1f, %d^2: slope-area exponent %.3f over %d channel "
+      printf ("%sriver erosion, %s, %s, m = %.1f, %d^2: slope-area exponent %.3f over %d channel "
               "cells (-m/n %.3f, %s); closed pits %.4f %% (< %.1f %%: %s)\n",
               markdown ? "- " : "bench-core: ",
-              uplift_m[k] == 0.0 ? "defaults on Diamond-Square" : "uplift from Diamond-Square",
+              p.method == TERRAIN_RIVER_METHOD_SIMULATE ? "simulated" : "analytical",
+              uplift_m[m] == 0.0 ? "defaults on Diamond-Square" : "uplift from Diamond-Square",
               p.area_exponent, side, exponent, cells, want, verdict, 100.0 * pits,
               100.0 * RIVER_PIT_SHARE_LIMIT, pits < RIVER_PIT_SHARE_LIMIT ? "met" : "missed");
     }

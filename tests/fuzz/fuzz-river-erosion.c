@@ -5,7 +5,8 @@
  * executions); every parameter over its range and beyond: 1..10000 iterations (scaled down
  * to the work budget, except in heavy executions, which the progress callback stops after
  * the first fill and a few steps), erosion 0..100, m 0..2, n 0.5..4, diffusion 0..100, sea
- * level 0..1, both uplifts, every edge mode, and any subset of the maps.
+ * level 0..1, both uplifts, every edge mode, and any subset of the maps; both methods, the
+ * analytical at ages 0..10^6 (its cost does not grow with the age).
  *
  * Checks (river-erosion.h):
  *  - status: parameters in range and finite heights are accepted, anything else gives
@@ -23,8 +24,10 @@
  *    to the map.
  *  - Outlets keep their heights (uplift none), or are 0 (uplift from the layer, unless
  *    every cell is one: a flat map is 0.5).
+ *  - The analytical method at age 0: the heights bit-identical (no other check: not even
+ *    the pits are filled).
  *  - Uplift none: with no diffusion no cell above sea_level ends below it (incision stops
- *    there); with no erosion and no diffusion either, no height goes down (filling only
+ *    there); simulated with no erosion and no diffusion either, no height goes down (filling only
  *    raises) and nothing is eroded; each cell's change is its deposition minus its erosion
  *    (the maps count every change), up to float rounding (but for a map at FLT_MAX).
  *  - Shared edges: the heights' and the maps' last column and row are their first, bit for
@@ -72,10 +75,11 @@ is_border (int w, int h, int x, int y)
 
 /* The outlets of river-erosion.h, from `levels` (the result with uplift none, the uplift
  * map with uplift from the layer): the border of an open map, cells at or below the sea
- * (compared as floats, as the layer's values are), and on a wrapped map without such a
- * cell the first lowest one. */
+ * (compared as floats, as the layer's values are), and on a wrapped map whose `input` has
+ * no such cell the first lowest one of the input (the core picks it before the run: a cell
+ * eroded down to the sea later does not take its place). */
 static uint8_t *
-outlets_of (const float *levels, int w, int h, int wrap, float sea)
+outlets_of (const float *levels, const float *input, int w, int h, int wrap, float sea)
 {
   const size_t n = (size_t) w * h;
   uint8_t *outlet = malloc (n);
@@ -86,8 +90,8 @@ outlets_of (const float *levels, int w, int h, int wrap, float sea)
   for (size_t i = 0; i < n; i++)
     {
       outlet[i] = levels[i] <= sea || (! wrap && is_border (w, h, (int) (i % w), (int) (i / w)));
-      any_sea |= levels[i] <= sea;
-      lowest = levels[i] < levels[lowest] ? i : lowest;
+      any_sea |= input[i] <= sea;
+      lowest = input[i] < input[lowest] ? i : lowest;
     }
   if (wrap && ! any_sea)
     outlet[lowest] = 1;
@@ -185,7 +189,7 @@ check_drainage (const TerrainRiverErosion *p, const float *h, const float *befor
     fuzz_check_unit (h, n);
 
   /* Every cell drains to an outlet. */
-  uint8_t *outlet = outlets_of (layer ? before : h, w, hgt, wrap, sea);
+  uint8_t *outlet = outlets_of (layer ? before : h, before, w, hgt, wrap, sea);
   size_t   first = 0, uphill;
   const size_t pits = count_pits (h, flow, outlet, w, hgt, wrap, &first, &uphill);
   if (pits)
@@ -216,7 +220,7 @@ check_drainage (const TerrainRiverErosion *p, const float *h, const float *befor
     }
   else
     {
-      uint8_t *kept = outlets_of (before, w, hgt, wrap, sea);
+      uint8_t *kept = outlets_of (before, before, w, hgt, wrap, sea);
       for (size_t i = 0; i < n; i++)
         FUZZ_CHECK (! kept[i] || h[i] == before[i]);
       free (kept);
@@ -241,7 +245,8 @@ check_heights (const TerrainRiverErosion *p, const float *h, const float *before
   if (! layer && p->diffusion == 0.0)
     for (size_t i = 0; i < n; i++)
       FUZZ_CHECK (! (before[i] > sea) || h[i] >= sea);
-  if (! layer && p->erosion == 0.0 && p->diffusion == 0.0)
+  if (! layer && p->method == TERRAIN_RIVER_METHOD_SIMULATE && p->erosion == 0.0
+      && p->diffusion == 0.0)
     for (size_t i = 0; i < n; i++)
       {
         if (! (h[i] >= before[i]))
@@ -260,7 +265,8 @@ check_heights (const TerrainRiverErosion *p, const float *h, const float *before
           continue; /* kept finite: a change beyond FLT_MAX cannot be told */
         const double change = (double) h[i] - before[i];
         const double counted = (double) deposited[i] - eroded[i];
-        const double tolerance = 8.0 * (p->iterations + 2)
+        const int    steps = p->method == TERRAIN_RIVER_METHOD_SIMULATE ? p->iterations : 4;
+        const double tolerance = 8.0 * (steps + 2)
                                  * (0x1p-24 * (magnitude + eroded[i] + deposited[i])
                                     + 0x1p-149 + magnitude * 0x1p-100);
         if (! (fabs (change - counted) <= tolerance))
@@ -337,6 +343,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   p.edges = (TerrainRiverEdges) fuzz_enum (&in, 3, 1, &valid);
   p.sea_level = fuzz_double (&in, TERRAIN_RIVER_MIN_SEA_LEVEL, TERRAIN_RIVER_MAX_SEA_LEVEL, 0.0,
                              FUZZ_CLOSED, 1, &valid);
+  p.method = (TerrainRiverMethod) fuzz_enum (&in, 2, 1, &valid);
+  p.age = fuzz_double (&in, 0.0, TERRAIN_RIVER_MAX_AGE, 3.0, FUZZ_CLOSED, 1, &valid);
   /* Maps: 0..7 all three (the checks need them), 8..14 the subset of bits 0-2, 15 none (a
    * NULL TerrainRiverMaps). */
   const uint8_t maps_sel = fuzz_u8 (&in);
@@ -365,16 +373,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   /* The work budget: a step costs about 200 ns a cell under the sanitizers (receivers,
    * order, area, diffusion, incision), up to 1.5 times that for n != 1 (Newton-Raphson),
    * plus 300 ns; and most runs are made twice (the repeat below). */
-  const double n_cost = p.slope_exponent == 1.0 ? 1.0 : 1.5;
-  if (sz.valid)
+  const double n_cost = p.method == TERRAIN_RIVER_METHOD_ANALYTICAL ? 0.4
+                        : p.slope_exponent == 1.0 ? 1.0 : 1.5;
+  if (sz.valid && p.method == TERRAIN_RIVER_METHOD_SIMULATE)
     p.iterations = fuzz_fit (p.iterations, TERRAIN_RIVER_MAX_ITERATIONS,
                              2.0 * (300.0 + 200.0 * n_cost * (double) sz.n), heavy);
   /* Heavy: stop at report 12 (3 before the first step, then 3 to 11 a step). */
   const unsigned long cap = fuzz_cancel_at (cancel_sel, heavy ? 12 : 100000);
 
-  FUZZ_DESCRIBE ("%dx%d iterations %d erosion %.17g m %.17g n %.17g diffusion %.17g uplift %d "
+  FUZZ_DESCRIBE ("%dx%d method %d age %.17g iterations %d erosion %.17g m %.17g n %.17g diffusion %.17g uplift %d "
                  "edges %d sea %.17g maps %u threads %u h[0] %.9g poisoned %zu (%s) heavy %d "
-                 "cap %lu", sz.w, sz.h, p.iterations, p.erosion, p.area_exponent,
+                 "cap %lu", sz.w, sz.h, (int) p.method, p.age, p.iterations, p.erosion, p.area_exponent,
                  p.slope_exponent, p.diffusion, (int) p.uplift, (int) p.edges, p.sea_level,
                  which, 2 + threads_sel % 3, sz.n ? h[0] : 0.0, poisoned,
                  poison % 16 == 15 && sz.n > 0 ? "yes" : "no", heavy, cap);
@@ -399,7 +408,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   if (status == TERRAIN_OK || status == TERRAIN_CANCELLED)
     fuzz_check_finite (h, n);
-  if (status == TERRAIN_OK)
+  /* The analytical method at age 0 leaves the heights as they are, pits and all. */
+  const int unchanged = p.method == TERRAIN_RIVER_METHOD_ANALYTICAL && p.age == 0.0;
+  if (status == TERRAIN_OK && unchanged)
+    FUZZ_CHECK (memcmp (before, h, n * sizeof (float)) == 0);
+  if (status == TERRAIN_OK && ! unchanged)
     check_result (&p, h, before, &m.maps, sz.w, sz.h);
 
   /* Same input, same bits: with every map, on 2 to 4 shuffled threads, one-row strips (a

@@ -27,6 +27,7 @@ river (int iterations, double erosion, double diffusion, TerrainRiverUplift upli
 {
   TerrainRiverErosion p;
   terrain_river_erosion_defaults (&p);
+  p.method = TERRAIN_RIVER_METHOD_SIMULATE;
   p.iterations = iterations;
   p.erosion = erosion;
   p.diffusion = diffusion;
@@ -120,11 +121,17 @@ test_every_cell_drains (void)
     { "sea 0.3", river (20, 0.1, 1.0, TERRAIN_RIVER_UPLIFT_NONE, TERRAIN_RIVER_EDGES_OPEN),
       0.3f },
     { "wrap", river (20, 0.1, 1.0, TERRAIN_RIVER_UPLIFT_NONE, TERRAIN_RIVER_EDGES_WRAP), 0 },
+    { "analytical", river (20, 0.1, 1.0, TERRAIN_RIVER_UPLIFT_NONE, TERRAIN_RIVER_EDGES_OPEN), 0 },
+    { "analytical, sea 0.3", river (20, 0.1, 1.0, TERRAIN_RIVER_UPLIFT_NONE,
+                                    TERRAIN_RIVER_EDGES_OPEN), 0.3f },
+    { "analytical, wrap", river (20, 0.1, 3.0, TERRAIN_RIVER_UPLIFT_NONE,
+                                 TERRAIN_RIVER_EDGES_WRAP), 0 },
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     {
       TerrainRiverErosion p = cases[c].p;
       p.sea_level = cases[c].sea;
+      p.method = c >= 5 ? TERRAIN_RIVER_METHOD_ANALYTICAL : p.method;
       float *f = hash_noise (w, h, 21 + (uint32_t) c);
       long   lowest = -1;
       if (p.edges == TERRAIN_RIVER_EDGES_WRAP && cases[c].sea == 0.0f)
@@ -407,15 +414,21 @@ test_deterministic (void)
 {
   const int w = 150, h = 97;
   const size_t n = (size_t) w * h;
-  TerrainRiverErosion cases[4];
+  TerrainRiverErosion cases[7];
   cases[0] = river (20, 0.1, 1.0, TERRAIN_RIVER_UPLIFT_NONE, TERRAIN_RIVER_EDGES_OPEN);
   cases[1] = river (20, 0.1, 3.0, TERRAIN_RIVER_UPLIFT_NONE, TERRAIN_RIVER_EDGES_WRAP);
   cases[2] = river (20, 0.1, 1.0, TERRAIN_RIVER_UPLIFT_LAYER, TERRAIN_RIVER_EDGES_OPEN);
   cases[3] = river (15, 0.3, 0.5, TERRAIN_RIVER_UPLIFT_LAYER, TERRAIN_RIVER_EDGES_WRAP);
   cases[3].slope_exponent = 1.7;
   cases[3].sea_level = 0.2;
+  for (int c = 4; c < 7; c++) /* the analytical method, with every stage and pass */
+    {
+      cases[c] = cases[c - 4];
+      cases[c].method = TERRAIN_RIVER_METHOD_ANALYTICAL;
+      cases[c].age = c == 6 ? 50.0 : 3.0;
+    }
   float *input = ds_noise (w, h, 3, 0);
-  for (int c = 0; c < 4; c++)
+  for (int c = 0; c < 7; c++)
     {
       float *one = run_with_threads (&cases[c], input, w, h, 1);
       float *again = run_with_threads (&cases[c], input, w, h, 1);
@@ -593,9 +606,9 @@ test_invalid (void)
 {
   const int w = 20, h = 15;
   const size_t n = (size_t) w * h;
-  TerrainRiverErosion bad[18];
+  TerrainRiverErosion bad[21];
   int k = 0;
-  for (; k < 18; k++)
+  for (; k < 21; k++)
     terrain_river_erosion_defaults (&bad[k]);
   k = 0;
   bad[k++].iterations = 0;
@@ -616,6 +629,9 @@ test_invalid (void)
   bad[k++].uplift = (TerrainRiverUplift) 2;
   bad[k++].edges = (TerrainRiverEdges) 3;
   bad[k++].area_exponent = INFINITY;
+  bad[k++].age = -0.1;
+  bad[k++].age = TERRAIN_RIVER_MAX_AGE * 1.01;
+  bad[k++].method = (TerrainRiverMethod) 2;
   float *f = hash_noise (w, h, 4), *original = copy_field (f, w, h);
   float *maps_buffer = malloc (3 * n * sizeof (float));
   for (size_t i = 0; i < 3 * n; i++)

@@ -90,6 +90,12 @@
 
 typedef enum
 {
+  TERRAIN_RIVER_METHOD_ANALYTICAL, /* the stream power law's solution at the age (n as 1) */
+  TERRAIN_RIVER_METHOD_SIMULATE    /* Braun & Willett's implicit steps */
+} TerrainRiverMethod;
+
+typedef enum
+{
   TERRAIN_RIVER_UPLIFT_NONE, /* erode the layer's heights */
   TERRAIN_RIVER_UPLIFT_LAYER /* the layer is the uplift map; the terrain grows from flat */
 } TerrainRiverUplift;
@@ -103,6 +109,10 @@ typedef enum
 } TerrainRiverEdges;
 
 #define TERRAIN_RIVER_MAX_ITERATIONS      10000
+#define TERRAIN_RIVER_MAX_AGE             1000000.0 /* iterations x erosion at most */
+/* The analytical method's uplift and diffusion are given per this much age: a default
+ * step of the simulation (erosion 0.1). */
+#define TERRAIN_RIVER_AGE_PER_STEP        0.1
 #define TERRAIN_RIVER_MAX_EROSION         100.0
 #define TERRAIN_RIVER_MIN_AREA_EXPONENT   0.0
 #define TERRAIN_RIVER_MAX_AREA_EXPONENT   2.0
@@ -114,6 +124,9 @@ typedef enum
 
 typedef struct
 {
+  TerrainRiverMethod method;
+  double             age;            /* analytical: the erosion time K t, in the units of
+                                      * iterations x erosion, 0..TERRAIN_RIVER_MAX_AGE */
   int                iterations;     /* time steps, 1..TERRAIN_RIVER_MAX_ITERATIONS */
   double             erosion;        /* K dt: stream-power strength per step,
                                       * 0..TERRAIN_RIVER_MAX_EROSION, in height units per
@@ -136,7 +149,7 @@ typedef struct
   float *flow, *erosion, *deposition;
 } TerrainRiverMaps;
 
-/* 30 iterations, erosion 0.1, m 0.5, n 1, diffusion 1, uplift none, open edges, sea level
+/* The analytical method at age 3 (simulated: 30 iterations, erosion 0.1), m 0.5, n 1, diffusion 1, uplift none, open edges, sea level
  * 0: on a diamond-square layer, a dendritic network of valleys cut into the relief, with
  * hillslopes smoothed over a few pixels at 1024 x 1024. m / n = 0.5 is the middle of the
  * concavities of real rivers (0.3 to 0.7). More iterations or erosion cut deeper, down

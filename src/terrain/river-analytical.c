@@ -1,0 +1,291 @@
+/* River erosion: the analytical method (river-erosion.h), after Tzathas, Gailleton, Steer &
+ * Cordonnier 2024, "Physically-based analytical erosion for fast terrain generation",
+ * Computer Graphics Forum 43(2).
+ *
+ * With n = 1 the stream power law dh/dt = U - K A^m S along a channel is an advection
+ * equation: heights travel upstream at K A^m. On the D8 network of the heights, a cell's
+ * travel time from its root is tau_i = tau_r + d_i / A_i^m (K = 1: time is age) and the
+ * uplift it gathers on the way is P_i = P_r + U_i d_i / A_i^m. After an age t, the cell
+ * has the height that started at the point of its path one travel time t downstream, plus
+ * the uplift gathered since (P_i - P there); when tau_i <= t the root's height plus P_i, the
+ * steady state. The point lies between two cells of the path, where height and P are
+ * interpolated linearly (exact on a D8 edge, along which the travel time grows linearly).
+ *
+ * The network is that of the result: a pass solves on the network of the current estimate
+ * (the input's first), and passes repeat until the receivers they find on their result are
+ * those they solved on, or a few passes (PASSES_*). A depth-first order keeps each cell's path to its
+ * root on a small stack by depth, where the point downstream is found by galloping from
+ * the cell's receiver's (it is never further downstream than that one's). The drainage
+ * guard of the simulation keeps every cell a float above its receiver: no pit is made.
+ *
+ * Hillslope diffusion does not fit the solution: the age is cut into stages (up to
+ * MAX_STAGES), each one implicit diffusion step of the stage's share of the total, then the
+ * solution over the stage's age from the diffused heights, as the simulation diffuses
+ * before it incises. */
+#include "river-internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Solves at most this many times the first stage, half as many each later one: its start,
+ * the stage before's result, has a network nearly settled already (at 1024 x 1024 this
+ * takes the defaults from 8 passes to 5, growing from 16 to 10, with the same slope-area
+ * exponents). Eroding a layer, the input's network is already close to the result's: a
+ * second pass on the first one's network is as close to the simulation (river-erosion.h),
+ * further ones move away from it on flats. Growing from flat ground, the first network is
+ * noise, and the steady state's channels need a few more. */
+#define PASSES_ERODING 2
+#define PASSES_GROWING 4
+/* Stages with diffusion: at most this many, and at least TERRAIN_RIVER_AGE_PER_STEP of age
+ * each. */
+#define MAX_STAGES 4
+
+int
+river_analytical_stages (const TerrainRiverErosion *p)
+{
+  if (p->diffusion == 0.0)
+    return 1;
+  const double steps = ceil (p->age / TERRAIN_RIVER_AGE_PER_STEP);
+  return steps < MAX_STAGES ? (steps < 1.0 ? 1 : (int) steps) : MAX_STAGES;
+}
+
+/* A cell of the path from the current cell to its root, at its depth. */
+typedef struct
+{
+  double  tau;      /* travel time from the root */
+  double  height;   /* at the stage's start */
+  double  gathered; /* uplift gathered from the root: P */
+  int32_t found;    /* the depth of the path cell at or below the point downstream */
+} PathCell;
+
+typedef struct
+{
+  RiverRun      *r;
+  const float   *start;         /* the heights at the stage's start */
+  int32_t       *depth;         /* by place */
+  uint8_t       *keep;          /* per cell: its height is not its own solution's */
+  PathCell      *path;          /* chunk c's path at path + path_start[c] */
+  size_t        *path_start;
+  double         age;           /* of the stage */
+  double         uplift_scale;  /* uplift per step to uplift per age */
+  double         step_length[2]; /* axial, diagonal, in L */
+  double         inverse_power[RIVER_POWER_TABLE]; /* (a cell_area)^-m for a cells */
+} Solution;
+
+static double
+inverse_area_power (const Solution *s, float cells)
+{
+  if (cells < RIVER_POWER_TABLE)
+    return s->inverse_power[(int) cells];
+  return pow ((double) cells * s->r->cell_area, -s->r->p->area_exponent);
+}
+
+/* The depth j of the last path cell with tau <= target, from `from` (whose tau is <= target)
+ * up to `depth` (whose tau is above it): galloping, then halving. */
+static int32_t
+point_downstream (const PathCell *path, int32_t from, int32_t depth, double target)
+{
+  int32_t low = from, high = from + 1, step = 1;
+  while (high < depth && path[high].tau <= target)
+    {
+      low = high;
+      step *= 2;
+      high = low + step;
+    }
+  high = high < depth ? high : depth;
+  while (high - low > 1)
+    {
+      const int32_t middle = low + (high - low) / 2;
+      if (path[middle].tau <= target)
+        low = middle;
+      else
+        high = middle;
+    }
+  return low;
+}
+
+/* The solution along the order: each cell's height after the stage's age, kept at least a
+ * float above its receiver's new one, never below the floor (incision stops at the sea),
+ * and, without uplift, never above where it started. */
+static void
+solve_chunk (void *user, size_t first, size_t end)
+{
+  const Solution  *s = user;
+  const RiverRun  *r = s->r;
+  const RiverGrid *g = &r->g;
+  size_t           chunk = 0;
+  while (g->chunk_start[chunk] != first)
+    chunk++;
+  PathCell *path = s->path + s->path_start[chunk];
+  for (size_t q = first; q < end; q++)
+    {
+      const int32_t i = g->stack[q], d = s->depth[q];
+      const double  old = s->start[i];
+      if (g->parent[q] == (int32_t) q) /* an outlet keeps its height (one eroded down to
+                                         * the sea became an outlet there) */
+        {
+          s->keep[i] = 0;
+          path[0] = (PathCell) { 0.0, g->h[i], 0.0, 0 };
+          g->sorted[q] = g->h[i];
+          continue;
+        }
+      const PathCell *up = &path[d - 1];
+      const double    travel = s->step_length[g->direction[i] >= 4]
+                            * inverse_area_power (s, g->area[q]);
+      const double    uplift = r->uplift ? r->uplift[i] * s->uplift_scale : 0.0;
+      const double    tau = up->tau + travel, gathered = up->gathered + uplift * travel;
+      const double    target = tau - s->age;
+      double          h;
+      int32_t         j = 0;
+      path[d] = (PathCell) { tau, old, gathered, 0 };
+      if (target <= 0.0)
+        h = path[0].height + gathered;
+      else
+        {
+          j = point_downstream (path, up->found, d, target);
+          const PathCell *a = &path[j], *b = &path[j + 1];
+          const double    f = (target - a->tau) / (b->tau - a->tau);
+          h = a->height + f * (b->height - a->height) + gathered
+              - (a->gathered + f * (b->gathered - a->gathered));
+        }
+      path[d].found = j;
+      if (! r->uplift)
+        h = h < old ? h : old;
+      const double own = h;
+      const double floor = old < r->floor ? old : r->floor;
+      const double lowest = river_float_above (g->sorted[g->parent[q]]);
+      h = h > floor ? h : floor;
+      h = h > lowest ? h : lowest;
+      h = h < FLT_MAX ? h : FLT_MAX;
+      g->h[i] = g->sorted[q] = (float) h;
+      /* Where the solution is the root's height (eroded to base level, no uplift), or the
+       * floor or the guard made the height, the land is flat to a few floats and its
+       * steepest descent is noise: the next pass keeps the receiver it has. */
+      s->keep[i] = (target <= 0.0 && gathered == 0.0) || h != own;
+    }
+}
+
+/* Each chunk's path stack, as deep as its deepest cell. */
+static PathCell *
+allocate_paths (const RiverGrid *g, const int32_t *depth, size_t *path_start)
+{
+  path_start[0] = 0;
+  for (int c = 0; c < g->chunks; c++)
+    {
+      int32_t deepest = 0;
+      for (size_t q = g->chunk_start[c]; q < g->chunk_start[c + 1]; q++)
+        deepest = depth[q] > deepest ? depth[q] : deepest;
+      path_start[c + 1] = path_start[c] + (size_t) deepest + 1;
+    }
+  return terrain_alloc (path_start[g->chunks] * sizeof (PathCell));
+}
+
+/* One pass: the order and area of the current receivers, then the solution. */
+static TerrainStatus
+solve (Solution *s, double from, double to)
+{
+  RiverGrid *g = &s->r->g;
+  size_t     path_start[RIVER_MAX_CHUNKS + 1];
+  river_order_depth_first_and_area (g, s->depth);
+  s->path_start = path_start;
+  s->path = allocate_paths (g, s->depth, path_start);
+  if (s->path == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  const TerrainStatus status = river_along_stack (g, solve_chunk, s, s->r->progress, from, to);
+  terrain_free (s->path);
+  return status;
+}
+
+/* The maps: a stage's change of every cell, without its uplift, from `before` (the heights
+ * before the stage's diffusion). */
+static void
+account_stage (RiverRun *r, const float *before, double uplift_per_cell)
+{
+  const RiverGrid *g = &r->g;
+  for (size_t i = 0; i < g->cells; i++)
+    {
+      const double start = (double) before[i] + (r->uplift ? r->uplift[i] * uplift_per_cell : 0.0);
+      const double change = g->h[i] - start;
+      if (r->eroded && change < 0.0)
+        r->eroded[i] = (float) fmin (r->eroded[i] - change, FLT_MAX);
+      if (r->deposited && change > 0.0)
+        r->deposited[i] = (float) fmin (r->deposited[i] + change, FLT_MAX);
+    }
+}
+
+/* One stage: the receivers, diffusion, then passes until the receivers settle. `used`
+ * keeps the receivers a pass solved on. The first pass solves on the receivers of the
+ * heights before the diffusion, as a simulated step does: those drain (every cell above its
+ * receiver), where diffusion can leave a cell below all its neighbours, which would then be
+ * a root that keeps its height (a pit, that the end of the run had to fill). */
+static TerrainStatus
+run_stage (Solution *s, uint8_t *used, float *start, int first, double from, double to)
+{
+  RiverRun  *r = s->r;
+  RiverGrid *g = &r->g;
+  const int    passes = (r->uplift ? PASSES_GROWING : PASSES_ERODING) / (first ? 1 : 2);
+  const double per_pass = (to - from) / passes;
+  for (int pass = 0; pass < passes; pass++)
+    {
+      const double at = from + pass * per_pass;
+      if (river_find_receivers (g, r->progress, at, at + 0.2 * per_pass) != TERRAIN_OK)
+        return TERRAIN_CANCELLED;
+      if (pass > 0 && memcmp (used, g->direction, g->cells) == 0)
+        break;
+      memcpy (used, g->direction, g->cells);
+      if (pass == 0)
+        {
+          if (r->diffusion.block)
+            river_diffuse (&r->diffusion, g);
+          memcpy (start, g->h, g->cells * sizeof (float));
+          s->start = start;
+        }
+      const TerrainStatus status = solve (s, at + 0.2 * per_pass, at + per_pass);
+      g->keep = s->keep;
+      g->kept_direction = used;
+      if (status != TERRAIN_OK)
+        return status;
+    }
+  if (r->eroded || r->deposited)
+    account_stage (r, r->diffusion.block ? r->diffusion.before : start,
+                   s->age * s->uplift_scale);
+  return TERRAIN_OK;
+}
+
+TerrainStatus
+river_analytical (RiverRun *r)
+{
+  RiverGrid *g = &r->g;
+  const int  stages = river_analytical_stages (r->p);
+  Solution  *s = malloc (sizeof *s);
+  int32_t   *depth = terrain_alloc (g->cells * sizeof (int32_t));
+  float     *start = terrain_alloc (g->cells * sizeof (float));
+  uint8_t   *used = terrain_alloc (g->cells), *keep = terrain_alloc (g->cells);
+  TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
+  if (s != NULL && depth != NULL && start != NULL && used != NULL && keep != NULL)
+    {
+      s->keep = keep;
+      const double side = g->width > g->height ? g->width : g->height;
+      s->r = r;
+      s->depth = depth;
+      s->age = r->p->age / stages;
+      s->uplift_scale = 1.0 / TERRAIN_RIVER_AGE_PER_STEP;
+      s->step_length[0] = 1.0 / side;
+      s->step_length[1] = sqrt (2.0) / side;
+      s->inverse_power[0] = 0.0;
+      for (int a = 1; a < RIVER_POWER_TABLE; a++)
+        s->inverse_power[a] = pow (a * r->cell_area, -r->p->area_exponent);
+      status = TERRAIN_OK;
+      const double per_stage = (RIVER_STEPS_END - RIVER_FILL_END) / stages;
+      for (int stage = 0; stage < stages && status == TERRAIN_OK; stage++)
+        status = run_stage (s, used, start, stage == 0, RIVER_FILL_END + stage * per_stage,
+                            RIVER_FILL_END + (stage + 1) * per_stage);
+    }
+  g->keep = g->kept_direction = NULL;
+  free (s);
+  terrain_free (keep);
+  terrain_free (depth);
+  terrain_free (start);
+  terrain_free (used);
+  return status;
+}
