@@ -5,7 +5,8 @@ With the GEGL module (GIMP runs the procedures' operations):
   - Filters > Render > Terrain is opened with the mouse and keyboard and shot
     (WORKDIR/menu.png), then its "Shape the Map" submenu (WORKDIR/menu-shape-the-map.png);
   - the dialog of every procedure terrain-docs lists opens on a real image; each is
-    screenshot (WORKDIR/<title>-dialog.png), its preview must show a terrain, then Escape;
+    screenshot (WORKDIR/<title>-dialog.png, and with Alt held, which underlines the
+    mnemonics: <title>-dialog-mnemonics.png), its preview must show a terrain, then Escape;
     each dialog's size goes to WORKDIR/dialog-sizes.json; in Smooth Heightmap "Preview at
     1:1" is switched on (WORKDIR/smooth-heightmap-dialog-1to1.png) and off by its mnemonic;
   - Diamond-Square's dialog is shot (WORKDIR/diamond-square-dialog.png); it shows its
@@ -215,6 +216,15 @@ class Gui:
                        env=self.env, check=False)
         return shot
 
+    def shoot_mnemonics(self, window, name):
+        """The window shot with Alt held: GTK underlines the mnemonics only then."""
+        self.xdotool("windowfocus", "--sync", window)
+        self.xdotool("keydown", "alt")
+        time.sleep(0.5)
+        self.shoot(name, window)
+        self.xdotool("keyup", "alt")
+        time.sleep(0.3)
+
     def size(self, window):
         """The window's width x height, as xdotool measures it."""
         out = self.xdotool("getwindowgeometry", window).stdout
@@ -420,6 +430,7 @@ for proc, title in OTHERS:
     shot = gui.shoot(title.lower().replace(" ", "-") + "-dialog.png", window)
     # A terrain preview has many gray levels; a blank or missing one has few.
     checks.check(colours(shot) > 100, "%s: the dialog shows no terrain preview" % title)
+    gui.shoot_mnemonics(window, title.lower().replace(" ", "-") + "-dialog-mnemonics.png")
     if title == ONE_TO_ONE:
         gui.keys(window, "alt+1")
         time.sleep(2.0)
@@ -438,6 +449,7 @@ for step in ("cancel", "effect", "merge"):
     if step == "cancel":
         sizes["Diamond-Square"] = gui.size(window)
         gui.shoot("diamond-square-dialog.png", window)
+        gui.shoot_mnemonics(window, "diamond-square-dialog-mnemonics.png")
         # Beside the image window (no window manager places it): the README's picture.
         gui.xdotool("windowmove", window, "990", "0")
         time.sleep(1.0)
