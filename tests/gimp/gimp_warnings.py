@@ -29,6 +29,7 @@ GIMP_OWN = {
     # 3.0.4: now and then one of GIMP's own plug-ins (the export, or Python-Fu's batch
     # interpreter) finds GIMP's end of its pipe closed as it says goodbye.
     "(file-pnm): LibGimp-WARNING **: file-pnm: gimp_flush(): error: Broken pipe",
+    "(python-eval.py): LibGimp-WARNING **: python-eval.py: gimp_flush(): error: Broken pipe",
     # 3.2.6: the image loader has no sandbox in the build root; GIMP's device list has no
     # entry for Xvfb's test pointer, which xdotool moves (on every event GIMP sees from it).
     "WARNING: Glycin running without sandbox. Bubblewrap (bwrap) doesn't work in the "
