@@ -173,10 +173,28 @@ settings_changed (GObject *config, GParamSpec *pspec, TerrainDialogPreview *p)
     gimp_preview_invalidate (GIMP_PREVIEW (current (p)));
 }
 
+/* The 1:1 view is made the first time it is asked for, right where it is shown. Made with
+ * the dialog and kept hidden, it was never realized, yet libgimpwidgets' preview redraws
+ * it on a timeout all the same and sets a cursor on its window when the dialog is
+ * (gimp_preview_invalidate_now checks the dialog, not the preview): "Gdk-CRITICAL
+ * gdk_window_set_cursor: assertion 'GDK_IS_WINDOW (window)' failed" whenever the dialog
+ * came up within that timeout. Shown at once, it is realized before its first redraw, and
+ * hidden later it keeps its window. */
+static void
+add_detail_view (TerrainDialogPreview *p)
+{
+  p->detail = gimp_drawable_preview_new_from_drawable (p->drawable);
+  gtk_box_pack_start (GTK_BOX (p->box), p->detail, TRUE, TRUE, 0);
+  gtk_box_reorder_child (GTK_BOX (p->box), p->detail, 1); /* under the scaled view */
+  g_signal_connect (p->detail, "invalidated", G_CALLBACK (request), p);
+}
+
 static void
 one_to_one_toggled (GtkToggleButton *button, TerrainDialogPreview *p)
 {
   const gboolean detail = gtk_toggle_button_get_active (button);
+  if (p->detail == NULL)
+    add_detail_view (p);
   gtk_widget_set_visible (p->detail, detail);
   gtk_widget_set_visible (p->scaled, ! detail);
   gimp_preview_invalidate (GIMP_PREVIEW (current (p)));
@@ -187,10 +205,6 @@ one_to_one_toggled (GtkToggleButton *button, TerrainDialogPreview *p)
 static void
 add_detail (TerrainDialogPreview *p)
 {
-  p->detail = gimp_drawable_preview_new_from_drawable (p->drawable);
-  gtk_widget_set_no_show_all (p->detail, TRUE);
-  gtk_box_pack_start (GTK_BOX (p->box), p->detail, TRUE, TRUE, 0);
-  g_signal_connect (p->detail, "invalidated", G_CALLBACK (request), p);
   p->one_to_one = gtk_check_button_new_with_mnemonic (_("Preview at _1:1"));
   gtk_widget_set_tooltip_text (p->one_to_one,
                                _("Show a part of the layer pixel for pixel instead of the "
@@ -241,11 +255,10 @@ terrain_dialog_preview_free (TerrainDialogPreview *p)
   g_signal_handler_disconnect (p->config, p->notify);
   /* The previews outlive this (the dialog destroys them) and may hold a pending redraw. */
   g_signal_handlers_disconnect_by_data (p->scaled, p);
+  if (p->one_to_one)
+    g_signal_handlers_disconnect_by_data (p->one_to_one, p);
   if (p->detail)
-    {
-      g_signal_handlers_disconnect_by_data (p->detail, p);
-      g_signal_handlers_disconnect_by_data (p->one_to_one, p);
-    }
+    g_signal_handlers_disconnect_by_data (p->detail, p);
   terrain_preview_worker_free (p->worker); /* joins: nothing reads p->layer after this */
   if (p->ticker)
     g_source_remove (p->ticker);

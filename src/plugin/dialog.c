@@ -62,10 +62,20 @@ spin_scale (GimpProcedureDialog *dialog, const gchar *name, double min, double m
     gimp_spin_scale_set_scale_limits (GIMP_SPIN_SCALE (scale), min, max);
 }
 
+/* A choice's row: a combo box behind its mnemonic label. Asked for by name, because
+ * GIMP 3.2's default for three or fewer items is a frame of radio buttons under a plain
+ * title, which has no mnemonic (GIMP warns) and makes the dialog taller; 3.0.4's default
+ * is this combo box already. */
+static void
+choice_combo (GimpProcedureDialog *dialog, const gchar *name)
+{
+  gimp_procedure_dialog_get_widget (dialog, name, GTK_TYPE_COMBO_BOX);
+}
+
 /* The rows in dialog order: the seed shares a row with its button; then the choices about
  * the canvas when GIMP shows the result there (else why not), the relief controls last.
  * Numbers are spin scales, but seeds and world offsets (no slider can show their ranges),
- * which stay spin buttons. */
+ * which stay spin buttons; choices are combo boxes. */
 static GList *
 dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
              GimpProcedureConfig *config, gboolean on_canvas, const gchar *why_not)
@@ -75,6 +85,8 @@ dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
   for (const TerrainArg *arg = info->args; arg->name; arg++)
     if (terrain_arg_slider (info, arg, &min, &max))
       spin_scale (dialog, arg->name, min, max);
+    else if (arg->type == TERRAIN_ARG_CHOICE)
+      choice_combo (dialog, arg->name);
   spin_scale (dialog, TERRAIN_AUX_AZIMUTH, 0.0, 360.0);
   spin_scale (dialog, TERRAIN_AUX_ELEVATION, 1.0, 90.0);
   for (const TerrainArg *arg = info->args; arg->name; arg++)

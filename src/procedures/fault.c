@@ -17,7 +17,7 @@ static const TerrainArg args[] = {
   TERRAIN_INT ("iterations", N_("_Iterations"),
                N_("Number of random fault lines: more give finer, busier terrain"), 1, 100000,
                TerrainFault, iterations),
-  TERRAIN_CHOICE ("profile", N_("_Profile"),
+  TERRAIN_CHOICE ("profile", N_("Pro_file"),
                   N_("The shape across each fault line: a step (cliffs), a ramp (\"Sine\") or "
                      "a ridge (\"Cosine\")"),
                   profiles, TerrainFault, profile),

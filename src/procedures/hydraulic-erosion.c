@@ -16,7 +16,7 @@ static const TerrainArg args[] = {
                   N_("How much a droplet keeps its direction instead of following the slope: "
                      "higher makes straighter, smoother channels"),
                   0.0, 1.0, TerrainHydraulicErosion, inertia),
-  TERRAIN_DOUBLE ("capacity", N_("Ca_pacity"),
+  TERRAIN_DOUBLE ("capacity", N_("Capacit_y"),
                   N_("How much sediment a droplet can carry: more carves deeper valleys and "
                      "builds larger fans"),
                   0.0, TERRAIN_HYDRAULIC_MAX_CAPACITY, TerrainHydraulicErosion, capacity),

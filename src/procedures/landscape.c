@@ -22,7 +22,7 @@ static const TerrainChoiceItem presets[] = {
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainLandscape, seed),
-  TERRAIN_CHOICE ("preset", N_("_Preset"),
+  TERRAIN_CHOICE ("preset", N_("Prese_t"),
                   N_("The kind of landscape: alpine, rolling hills, islands, mesa or "
                      "river valleys"),
                   presets, TerrainLandscape, preset),

@@ -13,7 +13,7 @@ static const TerrainChoiceItem modes[] = {
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainParticles, seed),
-  TERRAIN_INT ("particles", N_("_Particles"), N_("How many particles are dropped"), 1, 100000000,
+  TERRAIN_INT ("particles", N_("_Number of particles"), N_("How many particles are dropped"), 1, 100000000,
                TerrainParticles, particles),
   TERRAIN_CHOICE ("mode", N_("Mo_de"),
                   N_("What a landed particle does: roll down to a lower spot (smooth slopes) or "

@@ -153,10 +153,11 @@ typedef struct
 #define TERRAIN_SLIDERS_END           { NULL, 0, 0 }
 
 /* The mnemonics the dialog's own controls take, lower case: GimpProcedureDialog's buttons
- * (_Reset, _Cancel, _OK, _Load Saved Settings, _Save Settings, _Help) and the plug-in's rows
- * (_Merge filter, Pre_view on canvas, Relief previe_w, Light a_zimuth, Li_ght elevation).
+ * (_Reset, _Cancel, _OK, _Load Saved Settings, _Save Settings, _Help), the preview's own
+ * "_Preview" check box, and the plug-in's rows (_Merge filter, Pre_view on canvas, Relief
+ * previe_w, Light a_zimuth, Li_ght elevation, and in filters "Preview at _1:1").
  * No argument's label may use them (the descriptors test checks). */
-#define TERRAIN_DIALOG_MNEMONICS "rcolshmvwzg"
+#define TERRAIN_DIALOG_MNEMONICS "rcolshmvwzgp1"
 
 typedef enum
 {

@@ -85,7 +85,7 @@ static const TerrainArg args[] = {
                      "valleys deeper than their side valleys"),
                   TERRAIN_RIVER_MIN_AREA_EXPONENT, TERRAIN_RIVER_MAX_AREA_EXPONENT,
                   TerrainRiverErosion, area_exponent),
-  TERRAIN_DOUBLE ("slope-exponent", N_("Slo_pe weight"),
+  TERRAIN_DOUBLE ("slope-exponent", N_("Slope e_xponent"),
                   N_("How much more a river cuts where it is steep"),
                   TERRAIN_RIVER_MIN_SLOPE_EXPONENT, TERRAIN_RIVER_MAX_SLOPE_EXPONENT,
                   TerrainRiverErosion, slope_exponent),

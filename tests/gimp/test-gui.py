@@ -5,12 +5,14 @@ With the GEGL module (GIMP runs the procedures' operations):
   - Filters > Render > Terrain is opened with the mouse and keyboard and shot
     (WORKDIR/menu.png), then its "Shape the Map" submenu (WORKDIR/menu-shape-the-map.png);
   - the dialog of every procedure terrain-docs lists opens on a real image; each is
-    screenshot (WORKDIR/<title>-dialog.png), its preview must show a terrain, then Escape;
-    each dialog's size goes to WORKDIR/dialog-sizes.json; GIMP must not complain about a
-    missing or duplicate mnemonic in any dialog;
-  - Diamond-Square shows its result on the canvas while the dialog is open (the screen is
-    shot: WORKDIR/canvas.png; the canvas area must show a terrain where the layer held one
-    flat shade); Escape leaves the layer's pixels, effects and clean state as they were;
+    screenshot (WORKDIR/<title>-dialog.png, and with Alt held, which underlines the
+    mnemonics: <title>-dialog-mnemonics.png), its preview must show a terrain, then Escape;
+    each dialog's size goes to WORKDIR/dialog-sizes.json; in Smooth Heightmap "Preview at
+    1:1" is switched on (WORKDIR/smooth-heightmap-dialog-1to1.png) and off by its mnemonic;
+  - Diamond-Square's dialog is shot (WORKDIR/diamond-square-dialog.png); it shows its
+    result on the canvas while it is open (the screen is shot: WORKDIR/canvas.png; the
+    canvas area must show a terrain where the layer held one flat shade); Escape leaves the
+    layer's pixels, effects and clean state as they were;
   - OK leaves one editable effect (the layer's pixels untouched); the layer's fx button
     opens it in GIMP's own filter dialog (WORKDIR/effect-dialog.png);
   - with "Merge filter" checked (its mnemonic), OK changes the pixels and leaves no effect.
@@ -21,7 +23,12 @@ the same session, the preview is used as a person would (WORKDIR/gui-artifacts/*
   - with a million droplets its preview computes for seconds; "+" on the seed twice, quickly,
     while it computes: the seed shown must change within 0.5 s (best of 3 tries). With the
     preview computed in the dialog's own loop (before issue 17) it took the whole render.
+Every session: neither GIMP, GTK nor the plug-in may print a warning or critical (e.g.
+GimpProcedureDialog's "no mnemonic for property"), but those GIMP prints by itself
+(gimp_warnings.py).
 $GUI_ONLY_RESPONSIVE=1 runs only that session (to try a plug-in binary, old or new, fast).
+$GUI_BARE=1 runs only a session without our plug-in or module (a display, the menu, an
+export, quit) and prints the warnings GIMP printed by itself (WORKDIR/bare-gimp.log).
 
 usage: test-gui.py PLUGIN_BINARY TERRAIN_DOCS WORKDIR [GEGL_MODULE]
 """
@@ -34,6 +41,7 @@ import sys
 import time
 
 from checks import Checks
+from gimp_warnings import complaints, not_gimps_own
 from gimpsession import GimpSession
 from pixels import read_pnm
 
@@ -135,8 +143,9 @@ with open(STATE, "w") as f:
 
 
 class Gui:
-    def __init__(self, label, modules, steps, slow=None):
-        self.session = GimpSession(plugin, os.path.join(workdir, "gimp-" + label),
+    def __init__(self, label, modules, steps, slow=None, binary=plugin, menu=None):
+        self.log = os.path.join(workdir, label + "-gimp.log")
+        self.session = GimpSession(binary, os.path.join(workdir, "gimp-" + label),
                                    extra_plugins=("python-eval",), modules=modules)
         # Dialogs open with their defaults, not what an earlier run left in .last files.
         shutil.rmtree(os.path.join(self.session.config, "plug-in-settings"), ignore_errors=True)
@@ -147,11 +156,11 @@ class Gui:
         others = [proc for proc, _ in OTHERS] if modules else []
         script = ("WORKDIR = %r\nSTATE = %r\nEXPORT = %r\nDS = %r\nOTHERS = %r\nSTEPS = %r\nSLOW = %r\n"
                   "MENU = %r\n" % (workdir, self.state_file, self.export, DS, others, steps, slow,
-                                    bool(modules))) + SCRIPT
+                                    bool(modules) if menu is None else menu)) + SCRIPT
         self.gimp = subprocess.Popen(self.session.command([script], gui=True, interpreter="python-fu-eval",
                                                           quit=False),
                                      env=self.env, stdout=subprocess.DEVNULL,
-                                     stderr=open(os.path.join(workdir, label + "-gimp.log"), "w"))
+                                     stderr=open(self.log, "w"))
 
     def xdotool(self, *args):
         return subprocess.run(["xdotool"] + list(args), env=self.env, capture_output=True, text=True)
@@ -206,6 +215,15 @@ class Gui:
         subprocess.run(["import", "-window", window] + (["-crop", crop] if crop else []) + [shot],
                        env=self.env, check=False)
         return shot
+
+    def shoot_mnemonics(self, window, name):
+        """The window shot with Alt held: GTK underlines the mnemonics only then."""
+        self.xdotool("windowfocus", "--sync", window)
+        self.xdotool("keydown", "alt")
+        time.sleep(0.5)
+        self.shoot(name, window)
+        self.xdotool("keyup", "alt")
+        time.sleep(0.3)
 
     def size(self, window):
         """The window's width x height, as xdotool measures it."""
@@ -264,6 +282,9 @@ def colours(shot, crop=None):
     return int(out) if out.isdigit() else 0
 
 
+# A filter dialog whose 1:1 preview is switched on and off again with its mnemonic: made
+# when first asked for, shown, hidden (dialog-preview.c).
+ONE_TO_ONE = "Smooth Heightmap"
 # The canvas sits at the right of the dialogs in GIMP's default layout on this screen.
 CANVAS = "400x300+230+130"
 # In the Hydraulic Erosion dialog on a square layer without the module (its layout, in the
@@ -338,45 +359,68 @@ def use_slow_preview(gui):
     print("screenshots:\n  " + "\n  ".join(shots))
 
 
+def no_warnings(gui):
+    """GIMP, GTK or the plug-in printed no warning or critical but GIMP's own
+    (gimp_warnings.py), e.g. GimpProcedureDialog's "no mnemonic for property"."""
+    found = not_gimps_own(gui.log)
+    checks.check(not found, "%s: %d warnings:\n  %s" % (os.path.basename(gui.log), len(found),
+                                                         "\n  ".join(found[:30])))
+
+
 if os.environ.get("GUI_ONLY_RESPONSIVE"):
     gui = Gui("responsive", [], [], slow="plug-in-terrain-hydraulic-erosion")
     use_slow_preview(gui)
     state = gui.finish()
+    no_warnings(gui)
     checks.check(state.get("slow") == "cancel", "Escape gave %s" % state.get("slow"))
+    checks.done()
+    sys.exit()
+
+
+def open_menu(gui):
+    """The menu, as a person opens it: Filters with the mouse, Render by pointing at it,
+    then the keyboard: into Render's submenu, up to its last item (Terrain), into it
+    (menu.png); up to its last item (the "Shape the Map" submenu of the filters that change
+    a map), into it. Then the script may go on."""
+    main = gui.wait_for(".*– GIMP$")
+    if checks.check(bool(main), "GIMP's image window did not appear"):
+        time.sleep(3.0)
+        gui.xdotool("windowfocus", "--sync", main)
+        gui.xdotool("mousemove", "426", "12")  # Filters, in the menu bar
+        time.sleep(0.5)
+        gui.xdotool("mousedown", "1")
+        time.sleep(0.2)
+        gui.xdotool("mouseup", "1")
+        time.sleep(1.0)
+        gui.xdotool("mousemove", "452", "363")  # Render
+        time.sleep(1.0)
+        for key in ("Right", "Up", "Right"):
+            gui.xdotool("key", key)
+            time.sleep(0.7)
+        gui.xdotool("mousemove", "1590", "990")
+        time.sleep(1.0)
+        gui.shoot("menu.png", crop="1000x660+0+0")
+        for key in ("Up", "Right"):
+            gui.xdotool("key", key)
+            time.sleep(0.7)
+        gui.shoot("menu-shape-the-map.png", crop="1200x760+0+0")
+        for key in ("Escape",) * 5:
+            gui.xdotool("key", key)
+            time.sleep(0.3)
+    open(os.path.join(workdir, "menu-seen.flag"), "w").close()
+
+
+if os.environ.get("GUI_BARE"):  # what GIMP prints by itself: no terrain plug-in, no module
+    gui = Gui("bare", [], [], binary=None, menu=True)
+    open_menu(gui)
+    gui.finish()
+    print("GIMP's own warnings:\n  " + "\n  ".join(complaints(gui.log)))
     checks.done()
     sys.exit()
 
 gui = Gui("module", [module] if module else [], ["cancel", "effect", "merge"])
 sizes = {}
-# The menu, as a person opens it: Filters with the mouse, Render by pointing at it, then the
-# keyboard: into Render's submenu, up to its last item (Terrain), into it (menu.png); up to
-# its last item (the "Shape the Map" submenu of the filters that change a map), into it.
-main = gui.wait_for(".*– GIMP$")
-if checks.check(bool(main), "GIMP's image window did not appear"):
-    time.sleep(3.0)
-    gui.xdotool("windowfocus", "--sync", main)
-    gui.xdotool("mousemove", "426", "12")  # Filters, in the menu bar
-    time.sleep(0.5)
-    gui.xdotool("mousedown", "1")
-    time.sleep(0.2)
-    gui.xdotool("mouseup", "1")
-    time.sleep(1.0)
-    gui.xdotool("mousemove", "452", "363")  # Render
-    time.sleep(1.0)
-    for key in ("Right", "Up", "Right"):
-        gui.xdotool("key", key)
-        time.sleep(0.7)
-    gui.xdotool("mousemove", "1590", "990")
-    time.sleep(1.0)
-    gui.shoot("menu.png", crop="1000x660+0+0")
-    for key in ("Up", "Right"):
-        gui.xdotool("key", key)
-        time.sleep(0.7)
-    gui.shoot("menu-shape-the-map.png", crop="1200x760+0+0")
-    for key in ("Escape",) * 5:
-        gui.xdotool("key", key)
-        time.sleep(0.3)
-open(os.path.join(workdir, "menu-seen.flag"), "w").close()
+open_menu(gui)
 for proc, title in OTHERS:
     window = gui.wait_for(title)
     if not checks.check(bool(window), "the %s dialog did not appear" % title):
@@ -386,6 +430,15 @@ for proc, title in OTHERS:
     shot = gui.shoot(title.lower().replace(" ", "-") + "-dialog.png", window)
     # A terrain preview has many gray levels; a blank or missing one has few.
     checks.check(colours(shot) > 100, "%s: the dialog shows no terrain preview" % title)
+    gui.shoot_mnemonics(window, title.lower().replace(" ", "-") + "-dialog-mnemonics.png")
+    if title == ONE_TO_ONE:
+        gui.keys(window, "alt+1")
+        time.sleep(2.0)
+        detail = gui.shoot(title.lower().replace(" ", "-") + "-dialog-1to1.png", window)
+        checks.check(open(detail, "rb").read() != open(shot, "rb").read(),
+                     "%s: \"Preview at 1:1\" (its mnemonic) changed nothing" % title)
+        gui.keys(window, "alt+1")
+        time.sleep(1.0)
     gui.keys(window, "Escape")
 
 for step in ("cancel", "effect", "merge"):
@@ -395,6 +448,8 @@ for step in ("cancel", "effect", "merge"):
     time.sleep(3.0)  # the canvas renders the effect; the preview its thumbnail
     if step == "cancel":
         sizes["Diamond-Square"] = gui.size(window)
+        gui.shoot("diamond-square-dialog.png", window)
+        gui.shoot_mnemonics(window, "diamond-square-dialog-mnemonics.png")
         # Beside the image window (no window manager places it): the README's picture.
         gui.xdotool("windowmove", window, "990", "0")
         time.sleep(1.0)
@@ -422,10 +477,7 @@ for step in ("cancel", "effect", "merge"):
 state = gui.finish()
 print(json.dumps(state, indent=1))
 print("dialog sizes:", json.dumps(sizes, indent=1))
-# GimpProcedureDialog says when a row has no mnemonic, or one another row or button has.
-complaints = [line for line in open(os.path.join(workdir, "module-gimp.log"), errors="replace")
-              if "mnemonic" in line]
-checks.check(not complaints, "GIMP complains about mnemonics:\n" + "".join(complaints[:20]))
+no_warnings(gui)
 json.dump(sizes, open(os.path.join(workdir, "dialog-sizes.json"), "w"), indent=1)
 for proc, _ in OTHERS if module else []:
     checks.check(state.get("dialog " + proc) == "cancel", "%s: Escape gave %s" % (proc, state.get("dialog " + proc)))
@@ -447,10 +499,12 @@ gui = Gui("plug-in", [], ["merge"], slow="plug-in-terrain-hydraulic-erosion")
 use_slow_preview(gui)
 window = gui.wait_for("Diamond-Square")
 if checks.check(bool(window), "the Diamond-Square dialog without the module did not appear"):
+    gui.xdotool("mousemove", "1590", "990")  # not where "+" was clicked: no tooltip over it
     time.sleep(2.0)
     gui.shoot("without-module.png", window)
     gui.keys(window, "alt+o")
 state = gui.finish()
+no_warnings(gui)
 checks.check(state.get("slow") == "cancel", "Escape in the slow dialog gave %s" % state.get("slow"))
 checks.check(state.get("merge") == "success" and state.get("after merge", {}).get("effects") == [],
              "without the module OK gave %s, %s" % (state.get("merge"), state.get("after merge")))
