@@ -37,18 +37,37 @@ seed_row (GimpProcedureDialog *dialog, GimpProcedureConfig *config, const Terrai
   return id;
 }
 
-/* Why the dialog cannot show the result on the canvas: a note's row id. */
+/* A note in italics, wrapped: its row id. */
 static const gchar *
-note_row (GimpProcedureDialog *dialog, const gchar *why_not)
+note_row (GimpProcedureDialog *dialog, const gchar *id, const gchar *text)
 {
-  gchar     *text = g_strdup_printf (_("The result is written by the plug-in: %s."), why_not);
-  GtkWidget *note = gimp_procedure_dialog_get_label (dialog, "why-not-on-canvas", text, FALSE,
-                                                     FALSE);
+  GtkWidget *note = gimp_procedure_dialog_get_label (dialog, id, text, FALSE, FALSE);
   gtk_label_set_line_wrap (GTK_LABEL (note), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (note), 50);
   gimp_label_set_attributes (GTK_LABEL (note), PANGO_ATTR_STYLE, PANGO_STYLE_ITALIC, -1);
+  return id;
+}
+
+/* Why the dialog cannot show the result on the canvas. */
+static const gchar *
+why_not_row (GimpProcedureDialog *dialog, const gchar *why_not)
+{
+  gchar *text = g_strdup_printf (_("The result is written by the plug-in: %s."), why_not);
+  note_row (dialog, "why-not-on-canvas", text);
   g_free (text);
   return "why-not-on-canvas";
+}
+
+/* Where the dialog leaves an effect (Merge filter off): what the XCF needs. A GIMP without
+ * the module discards the effect when it opens the file, and a save loses it for good. */
+#define EFFECT_NOTE "effect-needs-module"
+
+static void
+show_effect_note (GimpProcedureDialog *dialog, GimpProcedureConfig *config)
+{
+  GtkWidget *note = gimp_procedure_dialog_get_widget (dialog, EFFECT_NOTE, G_TYPE_NONE);
+  g_object_bind_property (config, TERRAIN_AUX_MERGE, note, "visible",
+                          G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
 }
 
 /* A number's row as GIMP's own filters show it: a spin scale, its label inside, sliding
@@ -99,9 +118,11 @@ dialog_rows (GimpProcedureDialog *dialog, const TerrainProcedureInfo *info,
       gtk_orientable_set_orientation (GTK_ORIENTABLE (box), GTK_ORIENTATION_HORIZONTAL);
       gtk_box_set_spacing (GTK_BOX (box), 12);
       rows = g_list_append (rows, (gpointer) "canvas-row");
+      rows = g_list_append (rows, (gpointer) note_row (dialog, EFFECT_NOTE,
+        _("Left as an effect: the XCF needs gimp-terrain's GEGL module wherever it is opened.")));
     }
   else
-    rows = g_list_append (rows, (gpointer) note_row (dialog, why_not));
+    rows = g_list_append (rows, (gpointer) why_not_row (dialog, why_not));
   /* The light's sliders fold away under "Relief preview", open while it is on. */
   gimp_procedure_dialog_fill_box (dialog, "relief-light", TERRAIN_AUX_AZIMUTH,
                                   TERRAIN_AUX_ELEVATION, NULL);
@@ -176,6 +197,8 @@ terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
                              why_not);
   gimp_procedure_dialog_fill_list (GIMP_PROCEDURE_DIALOG (dialog), rows);
   g_list_free (rows);
+  if (canvas) /* after filling, which shows every row */
+    show_effect_note (GIMP_PROCEDURE_DIALOG (dialog), config);
   apply_conditions (GIMP_PROCEDURE_DIALOG (dialog), info, config);
 
   gboolean ok = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (dialog));
