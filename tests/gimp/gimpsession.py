@@ -90,6 +90,22 @@ def gegl_module(plugin_binary):
     return module if os.path.exists(module) else None
 
 
+def start_xvfb(screen="1600x1000x24"):
+    """Xvfb on a display it picks itself (-displayfd): a fixed :99 can collide."""
+    read_fd, write_fd = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", screen,
+                             "-nolisten", "tcp"], pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    number = b""
+    while not number.endswith(b"\n"):  # read to the newline: Xvfb dies if the pipe closes early
+        chunk = os.read(read_fd, 64)
+        if not chunk:
+            break
+        number += chunk
+    os.close(read_fd)
+    return xvfb, ":" + number.decode().strip()
+
+
 class GimpSession:
     """plugin_binary: the terrain binary to test, or None for none. plugin_dirs: folders
     put first on the plug-in path as they are (an installed plug-ins/ folder). modules: GEGL

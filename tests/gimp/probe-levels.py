@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from gimpsession import GimpSession
+from gimpsession import GimpSession, start_xvfb
 
 plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
 size = int(sys.argv[4]) if len(sys.argv) > 4 else 4096
@@ -49,25 +49,10 @@ open(LOG + ".ready", "w").close()
 """
 
 
-def start_xvfb():
-    read_fd, write_fd = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x1000x24",
-                             "-nolisten", "tcp"], pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
-    os.close(write_fd)
-    number = b""
-    while not number.endswith(b"\n"):
-        chunk = os.read(read_fd, 64)
-        if not chunk:
-            break
-        number += chunk
-    os.close(read_fd)
-    return xvfb, ":" + number.decode().strip()
-
-
 os.environ["TERRAIN_RENDER_LOG"] = log
 session = GimpSession(plugin, os.path.join(workdir, "gimp"), extra_plugins=("python-eval",),
                       modules=(module,))
-xvfb, display = start_xvfb()
+xvfb, display = start_xvfb("1280x1000x24")
 env = session.environment(display)
 script = "SIZE = %d\nLOG = %r\n" % (size, log) + SCRIPT
 gimp = subprocess.Popen(session.command([script], gui=True, interpreter="python-fu-eval", quit=False),

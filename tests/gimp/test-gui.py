@@ -42,7 +42,7 @@ import time
 
 from checks import Checks
 from gimp_warnings import complaints, not_gimps_own
-from gimpsession import GimpSession
+from gimpsession import GimpSession, start_xvfb
 from pixels import read_pnm
 
 plugin, docs, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
@@ -58,22 +58,6 @@ for stale in os.listdir(workdir):
     if stale.endswith((".png", ".json", ".flag")):
         os.remove(os.path.join(workdir, stale))
 shutil.rmtree(os.path.join(workdir, "gui-artifacts"), ignore_errors=True)
-
-
-def start_xvfb():
-    """Xvfb on a display it picks itself (-displayfd): a fixed :99 can collide."""
-    read_fd, write_fd = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1600x1000x24",
-                             "-nolisten", "tcp"], pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
-    os.close(write_fd)
-    number = b""
-    while not number.endswith(b"\n"):  # read to the newline: Xvfb dies if the pipe closes early
-        chunk = os.read(read_fd, 64)
-        if not chunk:
-            break
-        number += chunk
-    os.close(read_fd)
-    return xvfb, ":" + number.decode().strip()
 
 
 # The Python-Fu side: runs the dialogs one after the other and records the image's state
