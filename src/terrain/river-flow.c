@@ -298,12 +298,14 @@ place_donors (RiverGrid *g, size_t head, size_t top)
           }
       return top;
     }
-  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
-    {
-      g->stack[top] = (int32_t) ((ptrdiff_t) i + g->offset[k]);
-      g->parent[top] = (int32_t) head;
-      top += bits >> k & 1;
-    }
+  int32_t *restrict stack = g->stack, *restrict parent = g->parent;
+  const int32_t     from = (int32_t) head;
+#define PLACE(k)                                                                              \
+  stack[top] = (int32_t) (i + g->offset[k]);                                                \
+  parent[top] = from;                                                                         \
+  top += bits >> (k) & 1;
+  PLACE (0) PLACE (1) PLACE (2) PLACE (3) PLACE (4) PLACE (5) PLACE (6) PLACE (7)
+#undef PLACE
   return top;
 }
 
