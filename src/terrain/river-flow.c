@@ -298,12 +298,14 @@ place_donors (RiverGrid *g, size_t head, size_t top)
           }
       return top;
     }
-  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
-    {
-      g->stack[top] = (int32_t) ((ptrdiff_t) i + g->offset[k]);
-      g->parent[top] = (int32_t) head;
-      top += bits >> k & 1;
-    }
+  int32_t *restrict stack = g->stack, *restrict parent = g->parent;
+  const int32_t     from = (int32_t) head;
+#define PLACE(k)                                                                              \
+  stack[top] = (int32_t) (i + g->offset[k]);                                                \
+  parent[top] = from;                                                                         \
+  top += bits >> (k) & 1;
+  PLACE (0) PLACE (1) PLACE (2) PLACE (3) PLACE (4) PLACE (5) PLACE (6) PLACE (7)
+#undef PLACE
   return top;
 }
 
@@ -397,56 +399,68 @@ river_order_and_area (RiverGrid *g)
   river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
 }
 
-/* The donors of cell i (from its donor bits) into out; returns how many. */
-static int
-donors_of (const RiverGrid *g, size_t i, int32_t *out)
+/* The breadth-first order turned depth first (preorder), a chunk at a time: chunks are
+ * whole trees, which keep their places. A tree's subtree sizes are the areas (whole numbers
+ * of cells, exact in a float), and a cell's donors are together in the breadth-first order,
+ * after it: going along it, a cell takes the next free place of its receiver's subtree and
+ * leaves its own subtree's size behind it. No arrays beyond the grid's and depth: the new
+ * place of every place goes in depth, the next free places in sorted, then the new order's
+ * area in sorted, its cells in area and its receivers' places in stack, moved to their
+ * arrays by the caller; last, the depths. */
+typedef struct
 {
-  const unsigned bits = g->donors[i];
-  int            count = 0;
-  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
-    if (bits & (1u << k))
-      out[count++] = (int32_t) (bits & RIVER_WRAPS
-                                  ? river_neighbour (g, (int) (i % g->width),
-                                                     (int) (i / g->width), k)
-                                  : (ptrdiff_t) i + g->offset[k]);
-  return count;
+  RiverGrid *g;
+  int32_t   *depth;
+} DepthFirst;
+
+static void
+depth_first_chunk (void *user, size_t first, size_t end)
+{
+  const DepthFirst *d = user;
+  RiverGrid        *g = d->g;
+  int32_t *restrict place = d->depth;
+  int32_t *restrict next = (int32_t *) (void *) g->sorted;
+  for (size_t s = first; s < end; s++)
+    {
+      const int32_t p = g->parent[s];
+      int32_t       at = (int32_t) s;
+      if (p != (int32_t) s)
+        {
+          at = next[p];
+          next[p] = at + (int32_t) g->area[s];
+        }
+      place[s] = at;
+      next[s] = at + 1;
+    }
+  float *restrict   area_d = g->sorted;
+  int32_t *restrict cell_d = (int32_t *) (void *) g->area;
+  for (size_t s = first; s < end; s++)
+    area_d[place[s]] = g->area[s];
+  for (size_t s = first; s < end; s++)
+    cell_d[place[s]] = g->stack[s];
+  for (size_t s = first; s < end; s++)
+    g->stack[place[s]] = place[g->parent[s]];
+  /* stack now holds the receivers' places; depth by place, receivers first. */
+  for (size_t q = first; q < end; q++)
+    {
+      const int32_t p = g->stack[q];
+      d->depth[q] = p == (int32_t) q ? 0 : d->depth[p] + 1;
+    }
 }
 
 /* Depth first over each root's tree in turn (preorder): a cell's whole subtree comes right
  * after it, so that a pass along the order finds the cell's path to its root as the last
- * cell seen at each smaller depth. The cells waiting to be placed, with their receiver's
- * place, are kept in the area and sorted arrays (8 bytes a cell), free until the area is
- * summed. */
+ * cell seen at each smaller depth. Built from the breadth-first order and its areas (see
+ * depth_first_chunk), in parallel over chunks of trees. */
 void
 river_order_depth_first_and_area (RiverGrid *g, int32_t *depth)
 {
-  int32_t *waiting = (int32_t *) (void *) g->area;
-  size_t   top = 0;
-  for (size_t root = 0; root < g->cells; root++)
-    {
-      if (g->direction[root] != RIVER_NONE)
-        continue;
-      size_t count = 1;
-      waiting[0] = (int32_t) root;
-      waiting[1] = -1;
-      while (count > 0)
-        {
-          count--;
-          const int32_t i = waiting[2 * count], receiver = waiting[2 * count + 1];
-          const size_t  place = top++;
-          int32_t       donors[RIVER_NEIGHBOURS];
-          g->stack[place] = i;
-          g->parent[place] = receiver < 0 ? (int32_t) place : receiver;
-          depth[place] = receiver < 0 ? 0 : depth[receiver] + 1;
-          for (int d = donors_of (g, (size_t) i, donors); d-- > 0; count++)
-            {
-              waiting[2 * count] = donors[d];
-              waiting[2 * count + 1] = (int32_t) place;
-            }
-        }
-    }
-  cut_chunks (g);
-  river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
+  river_order_and_area (g);
+  DepthFirst d = { g, depth };
+  river_along_stack (g, depth_first_chunk, &d, NULL, 0.0, 0.0);
+  memcpy (g->parent, g->stack, g->cells * sizeof (int32_t));
+  memcpy (g->stack, g->area, g->cells * sizeof (int32_t));
+  memcpy (g->area, g->sorted, g->cells * sizeof (float));
 }
 
 size_t
