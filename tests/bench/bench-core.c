@@ -4,7 +4,9 @@
  * ratios mean anything; the project's targets are printed for information and the exit
  * status ignores them. Every workload runs on one thread; built with the GLib thread pool
  * (BENCH_THREADS), diamond-square also runs on two, with its speed-up over one thread, and
- * river erosion on two, against its time limit. After the table, the quality of river
+ * river erosion and hydraulic erosion on two, against their time limits. Hydraulic erosion
+ * is also timed in its old implementation (droplets one after the other, one thread), and
+ * its rows give their speed-up over that, measured in the same run. After the table, the quality of river
  * erosion's results (print_river_quality).
  *
  *   bench-core [--quick] [--markdown]
@@ -49,6 +51,9 @@
 #define TARGET_SPEEDUP      1.7   /* DS at 4096^2 on 2 threads: times one thread's speed */
 
 typedef enum { TARGET_NONE, TARGET_KERNEL, TARGET_MS, TARGET_SPEEDUP_2 } Target;
+/* A workload can be the baseline (an old implementation) of the ones after it, which then
+ * print their speed-up over it, measured in the same run. */
+typedef enum { BASELINE_NONE, BASELINE_IS, BASELINE_AGAINST } Baseline;
 
 /* A workload renders into out (n * n floats); src is a finished heightmap of the same size
  * for the filters. In-place filters get a fresh copy of src in out before each run. */
@@ -60,6 +65,7 @@ typedef struct
   Target      target;
   TerrainStatus (*run) (float *out, const float *src, int n);
   double      limit_ms; /* TARGET_MS: the most milliseconds at 1024^2 */
+  Baseline    baseline;
 } Workload;
 
 static TerrainStatus
@@ -189,6 +195,30 @@ run_hydraulic (float *out, const float *src, int n)
   return terrain_hydraulic_erosion (&p, out, n, n, NULL);
 }
 
+/* The hydraulic erosion before its tiled schedule (hydraulic-erosion-old.c): the baseline
+ * of the rows after it. */
+TerrainStatus bench_old_hydraulic_erosion (const TerrainHydraulicErosion *params, float *data,
+                                           int width, int height,
+                                           const TerrainProgress *progress);
+
+static TerrainStatus
+run_hydraulic_old (float *out, const float *src, int n)
+{
+  (void) src;
+  TerrainHydraulicErosion p;
+  terrain_hydraulic_erosion_defaults (&p);
+  p.droplets = 1000000;
+  return bench_old_hydraulic_erosion (&p, out, n, n, NULL);
+}
+
+#ifdef BENCH_THREADS
+static TerrainStatus
+run_hydraulic_2_threads (float *out, const float *src, int n)
+{
+  return on_2_threads (run_hydraulic, out, src, n);
+}
+#endif
+
 static TerrainStatus
 run_river (float *out, const float *src, int n)
 {
@@ -207,23 +237,29 @@ run_river_2_threads (float *out, const float *src, int n)
 #endif
 
 static const Workload workloads[] = {
-  { "diamond-square",              8192, 0, TARGET_KERNEL, run_ds, 0 },
+  { "diamond-square",              8192, 0, TARGET_KERNEL, run_ds, 0, BASELINE_NONE },
 #ifdef BENCH_THREADS
-  { "diamond-square, 2 threads",   8192, 0, TARGET_SPEEDUP_2, run_ds_2_threads, 0 },
+  { "diamond-square, 2 threads",   8192, 0, TARGET_SPEEDUP_2, run_ds_2_threads, 0, BASELINE_NONE },
 #endif
-  { "field, 12 iterations",        8192, 0, TARGET_KERNEL, run_field, 0 },
-  { "fault, 1000 iterations",      1024, 0, TARGET_MS,     run_fault, 150.0 },
-  { "circles, 1000 iterations",    1024, 0, TARGET_NONE,   run_circles, 0 },
-  { "particles, 1e6 roll",         1024, 0, TARGET_NONE,   run_particles, 0 },
-  { "smooth laplacian, 16 it.",    1024, 1, TARGET_NONE,   run_laplacian, 0 },
-  { "smooth FIR k=0.5, 16 it.",    1024, 1, TARGET_NONE,   run_fir, 0 },
-  { "smooth matrix gauss3, 16 it.", 1024, 1, TARGET_NONE,  run_matrix, 0 },
-  { "hillshade",                   8192, 0, TARGET_NONE,   run_hillshade, 0 },
-  { "thermal erosion, 500 it.",    1024, 1, TARGET_MS,     run_thermal, 1000.0 },
-  { "hydraulic erosion, 1e6 drops", 1024, 1, TARGET_MS,    run_hydraulic, 3000.0 },
-  { "river erosion, defaults",     1024, 1, TARGET_NONE,   run_river, 0 },
+  { "field, 12 iterations",        8192, 0, TARGET_KERNEL, run_field, 0, BASELINE_NONE },
+  { "fault, 1000 iterations",      1024, 0, TARGET_MS,     run_fault, 150.0, BASELINE_NONE },
+  { "circles, 1000 iterations",    1024, 0, TARGET_NONE,   run_circles, 0, BASELINE_NONE },
+  { "particles, 1e6 roll",         1024, 0, TARGET_NONE,   run_particles, 0, BASELINE_NONE },
+  { "smooth laplacian, 16 it.",    1024, 1, TARGET_NONE,   run_laplacian, 0, BASELINE_NONE },
+  { "smooth FIR k=0.5, 16 it.",    1024, 1, TARGET_NONE,   run_fir, 0, BASELINE_NONE },
+  { "smooth matrix gauss3, 16 it.", 1024, 1, TARGET_NONE,  run_matrix, 0, BASELINE_NONE },
+  { "hillshade",                   8192, 0, TARGET_NONE,   run_hillshade, 0, BASELINE_NONE },
+  { "thermal erosion, 500 it.",    1024, 1, TARGET_MS,     run_thermal, 1000.0, BASELINE_NONE },
+  { "hydraulic erosion, old order", 4096, 1, TARGET_NONE,  run_hydraulic_old, 0, BASELINE_IS },
+  { "hydraulic erosion, 1e6 drops", 4096, 1, TARGET_MS,    run_hydraulic, 3000.0,
+    BASELINE_AGAINST },
 #ifdef BENCH_THREADS
-  { "river erosion, 2 threads",    1024, 1, TARGET_MS,     run_river_2_threads, 3000.0 },
+  { "hydraulic erosion, 2 threads", 4096, 1, TARGET_MS,    run_hydraulic_2_threads, 3000.0,
+    BASELINE_AGAINST },
+#endif
+  { "river erosion, defaults",     1024, 1, TARGET_NONE,   run_river, 0, BASELINE_NONE },
+#ifdef BENCH_THREADS
+  { "river erosion, 2 threads",    1024, 1, TARGET_MS,     run_river_2_threads, 3000.0, BASELINE_NONE },
 #endif
 };
 #define N_WORKLOADS (sizeof workloads / sizeof workloads[0])
@@ -238,6 +274,7 @@ typedef struct
   Target      target;
   double      one_thread; /* TARGET_SPEEDUP_2: the median of the one-thread run */
   double      limit_ms;   /* TARGET_MS */
+  double      baseline;   /* BASELINE_AGAINST: the median of the baseline, else 0 */
 } Row;
 
 static volatile float sink;
@@ -263,7 +300,7 @@ bench_size (int side, int reps, Row *rows)
   const int    count = side * side;
   const size_t bytes = (size_t) count * sizeof (float);
   float *out = malloc (bytes), *src = malloc (bytes);
-  double floor_t[N_WORKLOADS * MAX_REPS], t[MAX_REPS], ds_seconds = 0.0;
+  double floor_t[N_WORKLOADS * MAX_REPS], t[MAX_REPS], ds_seconds = 0.0, baseline = 0.0;
   int nrows = 0, nfloor = 0;
 
   if (!out || !src)
@@ -297,7 +334,9 @@ bench_size (int side, int reps, Row *rows)
           floor_t[nfloor++] = floor_once (out, count);
         }
       rows[nrows] = (Row) { w->name, side, reps, median (t, reps), 0, w->target, ds_seconds,
-                            w->limit_ms };
+                            w->limit_ms, w->baseline == BASELINE_AGAINST ? baseline : 0.0 };
+      if (w->baseline == BASELINE_IS)
+        baseline = rows[nrows].seconds;
       if (w->run == run_ds)
         ds_seconds = rows[nrows].seconds;
       fprintf (stderr, "bench-core: %-30s %5d^2 %10.1f ms\n", w->name, side,
@@ -314,8 +353,23 @@ bench_size (int side, int reps, Row *rows)
 }
 
 /* "target met", "target missed by ...", or "" where no target applies at this size. */
+static void target_result (const Row *r, char *spec, char *result, size_t size);
+
+/* The target's text, then the speed-up over the baseline where there is one. */
 static void
 target_text (const Row *r, char *spec, char *result, size_t size)
+{
+  target_result (r, spec, result, size);
+  if (r->baseline > 0.0)
+    {
+      const size_t used = strlen (result);
+      snprintf (result + used, size - used, "%s%.2fx the baseline", used ? "; " : "",
+                r->baseline / r->seconds);
+    }
+}
+
+static void
+target_result (const Row *r, char *spec, char *result, size_t size)
 {
   const double ms = r->seconds * 1e3, ns = r->seconds * 1e9 / ((double) r->side * r->side);
   const double ratio = ns / r->floor_ns;
