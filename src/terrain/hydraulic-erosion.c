@@ -6,6 +6,9 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Work between two progress reports (and cancellation checks), in brush-pixel steps: a
  * few milliseconds whatever the parameters. The schedule sizes its batches from the most a
@@ -27,6 +30,12 @@ enum { SALT_X = 1, SALT_Y = 2 };
 /* The pixels less than `radius` from the centre lie within radius - 1 of it on either axis. */
 #define BRUSH_SIDE (2 * TERRAIN_HYDRAULIC_MAX_RADIUS - 1)
 #define BRUSH_MAX  (BRUSH_SIDE * BRUSH_SIDE)
+/* Inside the map the brush is taken in groups of LANES consecutive pixels of a row, each
+ * row's pixels from its first on: the compiler makes one vector operation of a group. The
+ * lanes beyond a row's last pixel have share 0: taking 0 leaves a pixel's bits as they are.
+ * They reach LANES - 1 pixels beyond the brush on the right. */
+#define LANES      4
+#define GROUPS_MAX (BRUSH_SIDE * ((BRUSH_SIDE + LANES - 1) / LANES))
 
 typedef struct
 {
@@ -34,10 +43,9 @@ typedef struct
   int       count;
   int       dx[BRUSH_MAX], dy[BRUSH_MAX]; /* row by row, left to right */
   double    weight[BRUSH_MAX]; /* 1 - distance / radius */
-  float     share[BRUSH_MAX];  /* weight / the sum of all weights */
-  int       rows;              /* the brush's rows: row j is pixels first[j] .. first[j + 1] - 1 */
-  int       first[BRUSH_SIDE + 1];
-  ptrdiff_t row_offset[BRUSH_SIDE]; /* from the centre to the row's first pixel */
+  int       groups;
+  ptrdiff_t group_offset[GROUPS_MAX];        /* from the centre to the group's first pixel */
+  float     group_share[GROUPS_MAX][LANES]; /* weight / the sum of all weights, or 0 */
 } Brush;
 
 /* Height taken from pixels, given to pixels, and carried off the map or not placed. */
@@ -63,26 +71,31 @@ brush_init (Brush *b, int radius, int width)
   double total = 0.0;
   b->reach = radius - 1;
   b->count = 0;
-  b->rows = 0;
   for (int dy = -b->reach; dy <= b->reach; dy++)
-    {
-      b->first[b->rows] = b->count;
-      for (int dx = -b->reach; dx <= b->reach; dx++)
-        if (dx * dx + dy * dy < radius * radius)
-          {
-            const int k = b->count++;
-            if (k == b->first[b->rows])
-              b->row_offset[b->rows] = (ptrdiff_t) dy * width + dx;
-            b->dx[k] = dx;
-            b->dy[k] = dy;
-            b->weight[k] = 1.0 - sqrt ((double) (dx * dx + dy * dy)) / radius;
-            total += b->weight[k];
-          }
-      b->rows++;
-    }
-  b->first[b->rows] = b->count;
+    for (int dx = -b->reach; dx <= b->reach; dx++)
+      if (dx * dx + dy * dy < radius * radius)
+        {
+          const int k = b->count++;
+          b->dx[k] = dx;
+          b->dy[k] = dy;
+          b->weight[k] = 1.0 - sqrt ((double) (dx * dx + dy * dy)) / radius;
+          total += b->weight[k];
+        }
+  /* A new group at a row's first pixel, and at every LANES-th pixel of the row after it. */
+  b->groups = 0;
+  int group_dx = 0;
   for (int k = 0; k < b->count; k++)
-    b->share[k] = (float) (b->weight[k] / total);
+    {
+      if (k == 0 || b->dy[k] != b->dy[k - 1] || b->dx[k] - group_dx >= LANES)
+        {
+          group_dx = b->dx[k];
+          b->group_offset[b->groups] = (ptrdiff_t) b->dy[k] * width + group_dx;
+          for (int l = 0; l < LANES; l++)
+            b->group_share[b->groups][l] = 0.0f;
+          b->groups++;
+        }
+      b->group_share[b->groups - 1][b->dx[k] - group_dx] = (float) (b->weight[k] / total);
+    }
 }
 
 static inline double
@@ -211,6 +224,44 @@ drop (const Run *r, Corners c, double amount)
          + add_to (d + c.down + c.right, amount * c.fx * c.fy);
 }
 
+/* Takes a * share from the brush's groups around `centre`: a sum per lane, so the lanes'
+ * additions are independent chains. With SSE2 a group is a vector: the same operations on
+ * each lane as take_from, so the same bits. */
+#if defined(__SSE2__)
+static double
+erode_groups (const Brush *b, float *centre, float a)
+{
+  const __m128 amount = _mm_set1_ps (a), zero = _mm_setzero_ps ();
+  __m128d      low = _mm_setzero_pd (), high = _mm_setzero_pd ();
+  for (int g = 0; g < b->groups; g++)
+    {
+      float       *pixel = centre + b->group_offset[g];
+      const __m128 before = _mm_loadu_ps (pixel);
+      const __m128 want = _mm_mul_ps (amount, _mm_loadu_ps (b->group_share[g]));
+      /* minps (x, y) is x < y ? x : y, maxps (x, 0) is x > 0 ? x : 0: take_from's rule. */
+      const __m128 after = _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (before, want), zero));
+      _mm_storeu_ps (pixel, after);
+      low = _mm_add_pd (low, _mm_sub_pd (_mm_cvtps_pd (before), _mm_cvtps_pd (after)));
+      high = _mm_add_pd (high, _mm_sub_pd (_mm_cvtps_pd (_mm_movehl_ps (before, before)),
+                                           _mm_cvtps_pd (_mm_movehl_ps (after, after))));
+    }
+  double lane[LANES];
+  _mm_storeu_pd (lane, low);
+  _mm_storeu_pd (lane + 2, high);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+#else
+static double
+erode_groups (const Brush *b, float *centre, float a)
+{
+  double lane[LANES] = { 0.0 };
+  for (int g = 0; g < b->groups; g++)
+    for (int l = 0; l < LANES; l++)
+      lane[l] += take_from (centre + b->group_offset[g] + l, a * b->group_share[g][l]);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+#endif
+
 /* Takes amount >= 0 from the brush around pixel (nx, ny), with the brush weights
  * normalised over the pixels on the map (amounts beyond FLT_MAX are FLT_MAX: no pixel holds
  * more). */
@@ -221,19 +272,9 @@ erode (const Run *r, int nx, int ny, double amount)
   float       *centre = r->data + (size_t) ny * r->width + nx;
   const float  a = (float) min_d (amount, FLT_MAX);
   double       taken = 0.0;
-  if (nx >= b->reach && nx < r->width - b->reach && ny >= b->reach && ny < r->height - b->reach)
-    {
-      /* A sum per row: independent chains of additions. */
-      for (int j = 0; j < b->rows; j++)
-        {
-          float *row = centre + b->row_offset[j];
-          double row_taken = 0.0;
-          for (int k = b->first[j]; k < b->first[j + 1]; k++)
-            row_taken += take_from (row + (k - b->first[j]), a * b->share[k]);
-          taken += row_taken;
-        }
-      return taken;
-    }
+  if (nx >= b->reach && nx + b->reach + LANES - 1 < r->width && ny >= b->reach &&
+      ny < r->height - b->reach)
+    return erode_groups (b, centre, a);
   /* Clipped by the border: the centre (weight 1) is always in. */
   double total = 0.0;
   for (int k = 0; k < b->count; k++)
@@ -421,8 +462,9 @@ typedef struct
 static int
 span_of (const TerrainHydraulicErosion *p)
 {
-  /* + 2: the bilinear pixel beyond the position, and the rounding of steps of length 1. */
-  return p->max_steps + (p->radius - 1) + 2;
+  /* + 2: the bilinear pixel beyond the position, and the rounding of steps of length 1;
+   * + LANES - 1: the brush's last group, beyond the brush. */
+  return p->max_steps + (p->radius - 1) + 2 + LANES - 1;
 }
 
 /* How many tiles of at least 2 x span + 1 pixels fit along `size` pixels (at least 1). */
