@@ -31,9 +31,9 @@ enum { SALT_X = 1, SALT_Y = 2 };
 #define BRUSH_SIDE (2 * TERRAIN_HYDRAULIC_MAX_RADIUS - 1)
 #define BRUSH_MAX  (BRUSH_SIDE * BRUSH_SIDE)
 /* Inside the map the brush is taken in groups of LANES consecutive pixels of a row, each
- * row's pixels from its first on: the compiler makes one vector operation of a group. The
- * lanes beyond a row's last pixel have share 0: taking 0 leaves a pixel's bits as they are.
- * They reach LANES - 1 pixels beyond the brush on the right. */
+ * row's pixels from its first on: one SSE2 vector a group (erode_groups). The lanes beyond a
+ * row's last pixel have share 0: taking 0 leaves a pixel's bits as they are. They reach
+ * LANES - 1 pixels beyond the brush on the right (span_of counts them). */
 #define LANES      4
 #define GROUPS_MAX (BRUSH_SIDE * ((BRUSH_SIDE + LANES - 1) / LANES))
 
