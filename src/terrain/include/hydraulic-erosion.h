@@ -12,7 +12,7 @@
  *    from terrain_hash (seed, i, ...): the same seed gives the same bits, whatever the
  *    thread count. Each droplet runs on the map the droplets scheduled before it left, in a
  *    fixed schedule: batches of consecutive droplets; in a batch, the map cut into a fixed
- *    grid of tiles at least 2 x (max_steps + radius + 1) + 1 pixels wide, the tiles in the
+ *    grid of tiles at least 2 x (max_steps + radius + 4) + 1 pixels wide, the tiles in the
  *    4 colours of a checkerboard, one colour after the other, each tile's droplets in order.
  *    Droplets of the tiles of one colour cannot reach the same pixels, so they run at once
  *    on several threads with the result of running them one after the other; a map less
