@@ -6,10 +6,13 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Work between two progress reports (and cancellation checks), in brush-pixel steps: a
- * few milliseconds whatever the parameters. Counting droplets instead would let one
- * interval grow 250-fold with the lifetime and the radius. */
+ * few milliseconds whatever the parameters. The schedule sizes its batches from the most a
+ * droplet can do, so an interval cannot grow with the lifetime and the radius. */
 #define WORK_PER_REPORT (1 << 22)
 /* The work of a droplet beyond its brush pixels: its start, and each step's move. */
 #define WORK_PER_DROPLET 16
@@ -27,6 +30,12 @@ enum { SALT_X = 1, SALT_Y = 2 };
 /* The pixels less than `radius` from the centre lie within radius - 1 of it on either axis. */
 #define BRUSH_SIDE (2 * TERRAIN_HYDRAULIC_MAX_RADIUS - 1)
 #define BRUSH_MAX  (BRUSH_SIDE * BRUSH_SIDE)
+/* Inside the map the brush is taken in groups of LANES consecutive pixels of a row, each
+ * row's pixels from its first on: one SSE2 vector a group (erode_groups). The lanes beyond a
+ * row's last pixel have share 0: taking 0 leaves a pixel's bits as they are. They reach
+ * LANES - 1 pixels beyond the brush on the right (span_of counts them). */
+#define LANES      4
+#define GROUPS_MAX (BRUSH_SIDE * ((BRUSH_SIDE + LANES - 1) / LANES))
 
 typedef struct
 {
@@ -34,11 +43,16 @@ typedef struct
   int       count;
   int       dx[BRUSH_MAX], dy[BRUSH_MAX]; /* row by row, left to right */
   double    weight[BRUSH_MAX]; /* 1 - distance / radius */
-  float     share[BRUSH_MAX];  /* weight / the sum of all weights */
-  int       rows;              /* the brush's rows: row j is pixels first[j] .. first[j + 1] - 1 */
-  int       first[BRUSH_SIDE + 1];
-  ptrdiff_t row_offset[BRUSH_SIDE]; /* from the centre to the row's first pixel */
+  int       groups;
+  ptrdiff_t group_offset[GROUPS_MAX];        /* from the centre to the group's first pixel */
+  float     group_share[GROUPS_MAX][LANES]; /* weight / the sum of all weights, or 0 */
 } Brush;
+
+/* Height taken from pixels, given to pixels, and carried off the map or not placed. */
+typedef struct
+{
+  double eroded, deposited, lost;
+} Totals;
 
 typedef struct
 {
@@ -47,8 +61,8 @@ typedef struct
   const TerrainHydraulicErosion *p;
   TerrainDropletObserver         observer; /* NULL, or called after every droplet step */
   void                          *observer_user;
+  Totals                        *observed; /* the run's totals, when observer is set */
   Brush                          brush;
-  double                         eroded, deposited, lost; /* totals of the run */
 } Run;
 
 static void
@@ -57,26 +71,31 @@ brush_init (Brush *b, int radius, int width)
   double total = 0.0;
   b->reach = radius - 1;
   b->count = 0;
-  b->rows = 0;
   for (int dy = -b->reach; dy <= b->reach; dy++)
-    {
-      b->first[b->rows] = b->count;
-      for (int dx = -b->reach; dx <= b->reach; dx++)
-        if (dx * dx + dy * dy < radius * radius)
-          {
-            const int k = b->count++;
-            if (k == b->first[b->rows])
-              b->row_offset[b->rows] = (ptrdiff_t) dy * width + dx;
-            b->dx[k] = dx;
-            b->dy[k] = dy;
-            b->weight[k] = 1.0 - sqrt ((double) (dx * dx + dy * dy)) / radius;
-            total += b->weight[k];
-          }
-      b->rows++;
-    }
-  b->first[b->rows] = b->count;
+    for (int dx = -b->reach; dx <= b->reach; dx++)
+      if (dx * dx + dy * dy < radius * radius)
+        {
+          const int k = b->count++;
+          b->dx[k] = dx;
+          b->dy[k] = dy;
+          b->weight[k] = 1.0 - sqrt ((double) (dx * dx + dy * dy)) / radius;
+          total += b->weight[k];
+        }
+  /* A new group at a row's first pixel, and at every LANES-th pixel of the row after it. */
+  b->groups = 0;
+  int group_dx = 0;
   for (int k = 0; k < b->count; k++)
-    b->share[k] = (float) (b->weight[k] / total);
+    {
+      if (k == 0 || b->dy[k] != b->dy[k - 1] || b->dx[k] - group_dx >= LANES)
+        {
+          group_dx = b->dx[k];
+          b->group_offset[b->groups] = (ptrdiff_t) b->dy[k] * width + group_dx;
+          for (int l = 0; l < LANES; l++)
+            b->group_share[b->groups][l] = 0.0f;
+          b->groups++;
+        }
+      b->group_share[b->groups - 1][b->dx[k] - group_dx] = (float) (b->weight[k] / total);
+    }
 }
 
 static inline double
@@ -196,7 +215,7 @@ take_from (float *pixel, float amount)
 
 /* Drops amount >= 0 on the 4 pixels of c, bilinearly. */
 static inline double
-drop (Run *r, Corners c, double amount)
+drop (const Run *r, Corners c, double amount)
 {
   float *d = r->data + c.nw;
   return add_to (d, amount * (1.0 - c.fx) * (1.0 - c.fy))
@@ -205,29 +224,57 @@ drop (Run *r, Corners c, double amount)
          + add_to (d + c.down + c.right, amount * c.fx * c.fy);
 }
 
+/* Takes a * share from the brush's groups around `centre`: a sum per lane, so the lanes'
+ * additions are independent chains. With SSE2 a group is a vector: the same operations on
+ * each lane as take_from, so the same bits. */
+#if defined(__SSE2__)
+static double
+erode_groups (const Brush *b, float *centre, float a)
+{
+  const __m128 amount = _mm_set1_ps (a), zero = _mm_setzero_ps ();
+  __m128d      low = _mm_setzero_pd (), high = _mm_setzero_pd ();
+  for (int g = 0; g < b->groups; g++)
+    {
+      float       *pixel = centre + b->group_offset[g];
+      const __m128 before = _mm_loadu_ps (pixel);
+      const __m128 want = _mm_mul_ps (amount, _mm_loadu_ps (b->group_share[g]));
+      /* minps (x, y) is x < y ? x : y, maxps (x, 0) is x > 0 ? x : 0: take_from's rule. */
+      const __m128 after = _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (before, want), zero));
+      _mm_storeu_ps (pixel, after);
+      low = _mm_add_pd (low, _mm_sub_pd (_mm_cvtps_pd (before), _mm_cvtps_pd (after)));
+      high = _mm_add_pd (high, _mm_sub_pd (_mm_cvtps_pd (_mm_movehl_ps (before, before)),
+                                           _mm_cvtps_pd (_mm_movehl_ps (after, after))));
+    }
+  double lane[LANES];
+  _mm_storeu_pd (lane, low);
+  _mm_storeu_pd (lane + 2, high);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+#else
+static double
+erode_groups (const Brush *b, float *centre, float a)
+{
+  double lane[LANES] = { 0.0 };
+  for (int g = 0; g < b->groups; g++)
+    for (int l = 0; l < LANES; l++)
+      lane[l] += take_from (centre + b->group_offset[g] + l, a * b->group_share[g][l]);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+#endif
+
 /* Takes amount >= 0 from the brush around pixel (nx, ny), with the brush weights
  * normalised over the pixels on the map (amounts beyond FLT_MAX are FLT_MAX: no pixel holds
  * more). */
 static double
-erode (Run *r, int nx, int ny, double amount)
+erode (const Run *r, int nx, int ny, double amount)
 {
   const Brush *b = &r->brush;
   float       *centre = r->data + (size_t) ny * r->width + nx;
   const float  a = (float) min_d (amount, FLT_MAX);
   double       taken = 0.0;
-  if (nx >= b->reach && nx < r->width - b->reach && ny >= b->reach && ny < r->height - b->reach)
-    {
-      /* A sum per row: independent chains of additions. */
-      for (int j = 0; j < b->rows; j++)
-        {
-          float *row = centre + b->row_offset[j];
-          double row_taken = 0.0;
-          for (int k = b->first[j]; k < b->first[j + 1]; k++)
-            row_taken += take_from (row + (k - b->first[j]), a * b->share[k]);
-          taken += row_taken;
-        }
-      return taken;
-    }
+  if (nx >= b->reach && nx + b->reach + LANES - 1 < r->width && ny >= b->reach &&
+      ny < r->height - b->reach)
+    return erode_groups (b, centre, a);
   /* Clipped by the border: the centre (weight 1) is always in. */
   double total = 0.0;
   for (int k = 0; k < b->count; k++)
@@ -250,17 +297,18 @@ erode (Run *r, int nx, int ny, double amount)
 
 typedef struct
 {
-  double x, y, dx, dy, speed, water, sediment;
-  int    steps;
+  double  x, y, dx, dy, speed, water, sediment;
+  int     steps;
+  Corners at; /* the pixels around (x, y): found once a step, by the step that moved there */
 } Droplet;
 
 static void
-observe (const Run *r, int index, const Droplet *d, int alive)
+observe (const Run *r, const Totals *t, int index, const Droplet *d, int alive)
 {
   if (r->observer == NULL)
     return;
   const TerrainDropletStep step = { index, d->steps, alive, d->x, d->y, d->sediment,
-                                    r->eroded, r->deposited, r->lost };
+                                    t->eroded, t->deposited, t->lost };
   r->observer (r->observer_user, &step);
 }
 
@@ -271,14 +319,37 @@ typedef enum
   LEFT     /* would leave the map: its sediment is lost */
 } StepResult;
 
-/* One step of Beyer's rule (hydraulic-erosion.h). */
-static StepResult
-step (Run *r, Droplet *d)
+/* Drops sediment (dh > 0: uphill) or erodes, for a step that found height difference dh. */
+static void
+exchange (const Run *r, Totals *t, Droplet *d, double dh)
 {
   const TerrainHydraulicErosion *p = r->p;
-  const Corners corners = corners_at (r, d->x, d->y);
-  prefetch_around (r, corners);
-  const Surface here = surface_of (r, corners);
+  const double capacity = max_d (-dh * d->speed * d->water * p->capacity, MIN_CAPACITY);
+  if (dh > 0.0 || d->sediment > capacity)
+    {
+      const double amount = dh > 0.0 ? min_d (dh, d->sediment)
+                                      : (d->sediment - capacity) * p->deposition;
+      const double placed = drop (r, d->at, max_d (amount, 0.0));
+      d->sediment -= placed;
+      t->deposited += placed;
+    }
+  else
+    {
+      /* Centred on the pixel nearest to the droplet. */
+      const double taken = erode (r, (int) (d->x + 0.5), (int) (d->y + 0.5),
+                                  min_d ((capacity - d->sediment) * p->erosion, -dh));
+      d->sediment += taken;
+      t->eroded += taken;
+    }
+}
+
+/* One step of Beyer's rule (hydraulic-erosion.h). */
+static StepResult
+step (const Run *r, Totals *t, Droplet *d)
+{
+  const TerrainHydraulicErosion *p = r->p;
+  prefetch_around (r, d->at);
+  const Surface here = surface_of (r, d->at);
   d->dx = d->dx * p->inertia - here.gx * (1.0 - p->inertia);
   d->dy = d->dy * p->inertia - here.gy * (1.0 - p->inertia);
   const double length = sqrt (d->dx * d->dx + d->dy * d->dy);
@@ -289,85 +360,267 @@ step (Run *r, Droplet *d)
   const double x = d->x + d->dx, y = d->y + d->dy;
   if (! on_map (r, x, y))
     {
-      r->lost += d->sediment;
+      t->lost += d->sediment;
       d->sediment = 0.0;
       return LEFT;
     }
-
-  const double dh = surface_of (r, corners_at (r, x, y)).height - here.height;
-  const double capacity = max_d (-dh * d->speed * d->water * p->capacity, MIN_CAPACITY);
-  if (dh > 0.0 || d->sediment > capacity)
-    {
-      const double amount = dh > 0.0 ? min_d (dh, d->sediment)
-                                      : (d->sediment - capacity) * p->deposition;
-      const double placed = drop (r, corners, max_d (amount, 0.0));
-      d->sediment -= placed;
-      r->deposited += placed;
-    }
-  else
-    {
-      /* Centred on the pixel nearest to the droplet. */
-      const double taken = erode (r, (int) (d->x + 0.5), (int) (d->y + 0.5),
-                                  min_d ((capacity - d->sediment) * p->erosion, -dh));
-      d->sediment += taken;
-      r->eroded += taken;
-    }
+  const Corners next = corners_at (r, x, y);
+  const double  dh = surface_of (r, next).height - here.height;
+  exchange (r, t, d, dh);
   d->speed = sqrt (max_d (0.0, d->speed * d->speed + dh * GRAVITY));
   d->water *= 1.0 - p->evaporation;
   d->x = x;
   d->y = y;
+  d->at = next;
   d->steps++;
   return MOVED;
 }
 
-/* Droplet `index`'s start, uniform over the map. */
-static void
-start_of (const Run *r, int index, double *x, double *y)
+/* Where a droplet starts, drawn before it runs. */
+typedef struct
 {
-  *x = terrain_hash (r->p->seed, index, 0, SALT_X) / 4294967296.0 * (r->width - 1);
-  *y = terrain_hash (r->p->seed, index, 0, SALT_Y) / 4294967296.0 * (r->height - 1);
+  double x, y;
+  int    index;
+} Start;
+
+/* Droplet `index`'s start, uniform over the map. */
+static Start
+start_of (const Run *r, int index)
+{
+  const Start s = { terrain_hash (r->p->seed, index, 0, SALT_X) / 4294967296.0 * (r->width - 1),
+                    terrain_hash (r->p->seed, index, 0, SALT_Y) / 4294967296.0 * (r->height - 1),
+                    index };
+  return s;
 }
 
-/* Asks the cache for the rows around droplet `index`'s start while the droplet before it
- * runs: a start is anywhere on the map, so its first step would otherwise wait for memory. */
+/* Asks the cache for the rows around a start while the droplet before it runs: the start is
+ * elsewhere in the tile, so its first step would otherwise wait for memory. */
 static void
-prefetch_start (const Run *r, int index)
+prefetch_start (const Run *r, const Start *s)
 {
 #if defined(__GNUC__) || defined(__clang__)
-  double x, y;
-  start_of (r, index, &x, &y);
   const int reach = r->brush.reach;
-  for (int row = (int) y - reach; row <= (int) y + reach + 1; row++)
+  for (int row = (int) s->y - reach; row <= (int) s->y + reach + 1; row++)
     if (row >= 0 && row < r->height)
-      __builtin_prefetch (r->data + (size_t) row * r->width + (int) x, 1);
+      __builtin_prefetch (r->data + (size_t) row * r->width + (int) s->x, 1);
 #else
   (void) r;
-  (void) index;
+  (void) s;
 #endif
 }
 
-/* Returns the steps the droplet took. */
-static int
-run_droplet (Run *r, int index)
+static void
+run_droplet (const Run *r, Totals *t, const Start *s)
 {
   Droplet d = { 0 };
-  start_of (r, index, &d.x, &d.y);
+  d.x = s->x;
+  d.y = s->y;
+  d.at = corners_at (r, d.x, d.y);
   d.speed = START_SPEED;
   d.water = START_WATER;
   StepResult result = MOVED;
-  while (d.steps < r->p->max_steps && (result = step (r, &d)) == MOVED)
-    observe (r, index, &d, 1);
+  while (d.steps < r->p->max_steps && (result = step (r, t, &d)) == MOVED)
+    observe (r, t, s->index, &d, 1);
   if (result != LEFT)
     {
       /* Stopped on the map: everything it carries goes where it stands; what cannot be
        * placed (pixels at FLT_MAX, rounding) is lost. */
-      const double placed = drop (r, corners_at (r, d.x, d.y), max_d (d.sediment, 0.0));
-      r->deposited += placed;
-      r->lost += d.sediment - placed;
+      const double placed = drop (r, d.at, max_d (d.sediment, 0.0));
+      t->deposited += placed;
+      t->lost += d.sediment - placed;
       d.sediment = 0.0;
     }
-  observe (r, index, &d, 0);
-  return d.steps;
+  observe (r, t, s->index, &d, 0);
+}
+
+/* ---- The schedule ----
+ * A droplet takes at most max_steps steps of length 1, and reads and changes pixels at most
+ * reach + 1 away from where it is: everything it touches lies within SPAN of its start on
+ * either axis. The map is cut into a fixed grid of tiles at least 2 x SPAN + 1 wide, so
+ * droplets that start in two tiles with a tile between them can never touch the same pixel,
+ * nor read one the other changes. Droplets run in batches of consecutive indices; in a batch
+ * every droplet goes to the tile it starts in, and the tiles run in up to 4 phases, the 4
+ * colours of a checkerboard: the tiles of one phase at once, on any threads, each its
+ * droplets in index order, the phases one after the other. The result depends on the seed,
+ * the parameters and the map's size only: never on the thread count. */
+
+#define PHASES 4
+/* Droplets per batch: at most this many. */
+#define BATCH_MAX (1 << 16)
+
+typedef struct
+{
+  const Run *run;
+  int        tiles_x, tiles_y;
+  int        batch;          /* droplets per batch */
+  int       *tile_first;     /* the batch's droplets of tile t: starts[tile_first[t] ..] */
+  int       *tile_end;
+  Start     *starts;         /* batch droplets, tile by tile, in index order in a tile */
+  int       *tasks;          /* the tiles of the current phase that hold droplets */
+} Schedule;
+
+static int
+span_of (const TerrainHydraulicErosion *p)
+{
+  /* + 2: the bilinear pixel beyond the position, and the rounding of steps of length 1;
+   * + LANES - 1: the brush's last group, beyond the brush. */
+  return p->max_steps + (p->radius - 1) + 2 + LANES - 1;
+}
+
+/* How many tiles of at least 2 x span + 1 pixels fit along `size` pixels (at least 1). */
+static int
+tiles_along (int size, int span)
+{
+  const int tiles = size / (2 * span + 1);
+  return tiles > 1 ? tiles : 1;
+}
+
+static int
+tile_of (const Schedule *s, const Start *start)
+{
+  const Run *r = s->run;
+  const int  tx = (int) ((long long) (int) start->x * s->tiles_x / r->width);
+  const int  ty = (int) ((long long) (int) start->y * s->tiles_y / r->height);
+  return ty * s->tiles_x + tx;
+}
+
+static int
+phase_of (const Schedule *s, int tile)
+{
+  return (tile % s->tiles_x) % 2 + 2 * ((tile / s->tiles_x) % 2);
+}
+
+/* The phases: 1 on a single tile, 2 on a single row or column of tiles, else 4. */
+static int
+phases_of (const Schedule *s)
+{
+  return (s->tiles_x > 1 ? 2 : 1) * (s->tiles_y > 1 ? 2 : 1);
+}
+
+/* The batch's droplets [first, first + count) sorted by tile (a counting sort: stable). */
+static void
+sort_batch (Schedule *s, int first, int count)
+{
+  const int tiles = s->tiles_x * s->tiles_y;
+  for (int t = 0; t < tiles; t++)
+    s->tile_end[t] = 0;
+  for (int i = 0; i < count; i++)
+    {
+      const Start start = start_of (s->run, first + i);
+      s->tile_end[tile_of (s, &start)]++;
+    }
+  int at = 0;
+  for (int t = 0; t < tiles; t++)
+    {
+      s->tile_first[t] = at;
+      at += s->tile_end[t];
+      s->tile_end[t] = s->tile_first[t];
+    }
+  for (int i = 0; i < count; i++)
+    {
+      const Start start = start_of (s->run, first + i);
+      s->starts[s->tile_end[tile_of (s, &start)]++] = start;
+    }
+}
+
+/* The tiles of `phase` that hold droplets, into s->tasks; returns their number. */
+static int
+phase_tasks (Schedule *s, int phase)
+{
+  int count = 0;
+  for (int t = 0; t < s->tiles_x * s->tiles_y; t++)
+    if (phase_of (s, t) == phase && s->tile_end[t] > s->tile_first[t])
+      s->tasks[count++] = t;
+  return count;
+}
+
+/* Task `i` of a phase: the droplets of tile s->tasks[i], in order. */
+static void
+run_tile (void *user, int i)
+{
+  const Schedule *s = user;
+  const Run      *r = s->run;
+  const int       tile = s->tasks[i];
+  Totals          own = { 0.0, 0.0, 0.0 };
+  Totals         *t = r->observed ? r->observed : &own;
+  for (int k = s->tile_first[tile]; k < s->tile_end[tile]; k++)
+    {
+      if (k + 1 < s->tile_end[tile])
+        prefetch_start (r, &s->starts[k + 1]);
+      run_droplet (r, t, &s->starts[k]);
+    }
+}
+
+/* The droplets of one phase: on the calling thread, in tile order, for an observer (it
+ * follows the run's totals). */
+static void
+run_phase (Schedule *s, int tasks)
+{
+  if (s->run->observer)
+    for (int i = 0; i < tasks; i++)
+      run_tile (s, i);
+  else
+    terrain_parallel_for (tasks, run_tile, s);
+}
+
+/* The most work a droplet can do, in brush-pixel steps: its start, and each step's move and
+ * brush. */
+static long
+worst_work (const Run *r)
+{
+  return WORK_PER_DROPLET + (long) r->p->max_steps * (r->brush.count + WORK_PER_STEP);
+}
+
+static void
+schedule_free (Schedule *s)
+{
+  terrain_free (s->tile_first);
+  terrain_free (s->tile_end);
+  terrain_free (s->starts);
+  terrain_free (s->tasks);
+}
+
+/* Every phase of a batch is about WORK_PER_REPORT at the most: a report (and cancel check)
+ * comes before each. */
+static TerrainStatus
+schedule_init (Schedule *s, const Run *r)
+{
+  const int span = span_of (r->p);
+  s->run = r;
+  s->tiles_x = tiles_along (r->width, span);
+  s->tiles_y = tiles_along (r->height, span);
+  const long batch = phases_of (s) * (WORK_PER_REPORT / worst_work (r));
+  s->batch = (int) (batch < 1 ? 1 : batch > BATCH_MAX ? BATCH_MAX : batch);
+  const size_t tiles = (size_t) s->tiles_x * s->tiles_y;
+  s->tile_first = terrain_alloc (tiles * sizeof (int));
+  s->tile_end = terrain_alloc (tiles * sizeof (int));
+  s->tasks = terrain_alloc (tiles * sizeof (int));
+  s->starts = terrain_alloc ((size_t) s->batch * sizeof (Start));
+  if (s->tile_first && s->tile_end && s->tasks && s->starts)
+    return TERRAIN_OK;
+  schedule_free (s);
+  return TERRAIN_ERROR_NO_MEMORY;
+}
+
+static TerrainStatus
+run_batches (Schedule *s, int droplets, const TerrainProgress *progress)
+{
+  for (int first = 0; first < droplets; first += s->batch)
+    {
+      const int count = droplets - first < s->batch ? droplets - first : s->batch;
+      sort_batch (s, first, count);
+      for (int phase = 0; phase < PHASES; phase++)
+        {
+          const int tasks = phase_tasks (s, phase);
+          if (tasks == 0)
+            continue;
+          if (terrain_progress_report (progress,
+                                       (first + (double) count * phase / PHASES) / droplets))
+            return TERRAIN_CANCELLED;
+          run_phase (s, tasks);
+        }
+    }
+  return terrain_progress_report (progress, 1.0) ? TERRAIN_CANCELLED : TERRAIN_OK;
 }
 
 /* ---- Public entry points ---- */
@@ -416,28 +669,20 @@ terrain_hydraulic_erosion_observed (const TerrainHydraulicErosion *p,
       p->max_steps > TERRAIN_HYDRAULIC_MAX_STEPS)
     return TERRAIN_ERROR_INVALID;
 
-  Run r;
+  Totals totals = { 0.0, 0.0, 0.0 };
+  Run    r;
   r.data = data;
   r.width = width;
   r.height = height;
   r.p = p;
   r.observer = observer;
   r.observer_user = user;
-  r.eroded = r.deposited = r.lost = 0.0;
+  r.observed = observer ? &totals : NULL;
   brush_init (&r.brush, p->radius, width);
-  long work = WORK_PER_REPORT; /* report before the first droplet */
-  for (int i = 0; i < p->droplets; i++)
-    {
-      if (work >= WORK_PER_REPORT)
-        {
-          if (terrain_progress_report (progress, (double) i / p->droplets))
-            return TERRAIN_CANCELLED;
-          work = 0;
-        }
-      if (i + 1 < p->droplets)
-        prefetch_start (&r, i + 1);
-      const int steps = run_droplet (&r, i);
-      work += WORK_PER_DROPLET + (long) steps * (r.brush.count + WORK_PER_STEP);
-    }
-  return terrain_progress_report (progress, 1.0) ? TERRAIN_CANCELLED : TERRAIN_OK;
+  Schedule s;
+  if (schedule_init (&s, &r) != TERRAIN_OK)
+    return TERRAIN_ERROR_NO_MEMORY;
+  const TerrainStatus result = run_batches (&s, p->droplets, progress);
+  schedule_free (&s);
+  return result;
 }

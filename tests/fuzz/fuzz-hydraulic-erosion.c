@@ -13,8 +13,10 @@
  *    the total lost equals the sum before the run, up to double rounding (summed over the
  *    whole map after every step on small runs, at the end on the others); eroded =
  *    deposited + lost + carried.
- *  - The observer's protocol: droplets in order, steps within 1..max_steps, nothing carried
- *    once stopped, positions on the map, totals that never fall.
+ *  - The observer's protocol: a droplet's calls one after the other, a new droplet only once
+ *    the last one stopped (in the schedule's order), every droplet once when the run ends,
+ *    steps within 1..max_steps, nothing carried once stopped, positions on the map, totals
+ *    that never fall.
  *  - "A pixel never goes below 0", and a pixel at or below 0 gives nothing: it never falls.
  *  - 0 droplets leave the map bit-identical; on small runs a second run gives the same
  *    bits. */
@@ -38,8 +40,10 @@ typedef struct
   int          width, height, max_steps, full; /* full: sum the map after every step */
   double       start, magnitude;       /* the sum before; the sum of |heights| before */
   long         calls;
-  int          droplet;
+  int          droplet;  /* of the last call; -1 before the first */
   double       eroded, deposited, lost;
+  int          stopped;  /* the last call was a stop (1 before the first) */
+  long long    stops, stopped_sum; /* droplets that stopped, and the sum of their indices */
 } Ledger;
 
 /* Each change of a pixel, of the sediment and of the running totals rounds by at most
@@ -56,7 +60,11 @@ static void
 ledger_step (void *user, const TerrainDropletStep *s)
 {
   Ledger *l = user;
-  FUZZ_CHECK (s->droplet == l->droplet || s->droplet == l->droplet + 1);
+  FUZZ_CHECK (s->droplet == l->droplet ? ! l->stopped : l->stopped);
+  FUZZ_CHECK (s->droplet >= 0);
+  l->stopped = ! s->alive;
+  l->stops += ! s->alive;
+  l->stopped_sum += s->alive ? 0 : s->droplet;
   FUZZ_CHECK (s->steps <= l->max_steps && s->steps >= (s->alive ? 1 : 0));
   FUZZ_CHECK (s->alive || s->sediment == 0.0);
   FUZZ_CHECK (s->x >= 0.0 && s->x <= l->width - 1 && s->y >= 0.0 && s->y <= l->height - 1);
@@ -121,7 +129,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     magnitude += fabs (h[i]);
   Ledger ledger = { h, sz.n, sz.w, sz.h, steps,
                     (double) sz.n * p.droplets * steps <= 2e6, sum_of (h, sz.n), magnitude,
-                    0, 0, 0.0, 0.0, 0.0 };
+                    0, -1, 0.0, 0.0, 0.0, 1, 0, 0 };
   FuzzProgress prog;
   fuzz_progress_start (&prog, cap);
   const TerrainProgress progress = { fuzz_report, &prog };
@@ -144,6 +152,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         FUZZ_CHECK (before[i] > 0.0f ? h[i] >= 0.0f : h[i] >= before[i]);
       if (p.droplets == 0)
         FUZZ_CHECK (memcmp (before, h, sz.n * sizeof (float)) == 0);
+    }
+  if (status == TERRAIN_OK)
+    {
+      FUZZ_CHECK (ledger.stops == p.droplets);
+      FUZZ_CHECK (ledger.stopped_sum == (long long) p.droplets * (p.droplets - 1) / 2);
     }
   if (status == TERRAIN_OK && ! heavy && (double) p.droplets * steps <= 20000)
     {

@@ -513,8 +513,10 @@ typedef struct
   double       worst;      /* largest |sum + sediment + lost - start| seen */
   double       eroded, deposited, lost; /* the totals at the last call */
   int          calls, alive_steps, stops, max_steps, protocol_errors;
-  int          droplet;    /* the droplet of the last call */
+  int          droplet;    /* the droplet of the last call (-1 before the first) */
   int          width, height;
+  int          stopped;    /* the last call was a stop (1 before the first) */
+  long long    stopped_sum; /* the sum of the droplets that stopped */
 } Ledger;
 
 static void
@@ -526,8 +528,12 @@ ledger_step (void *user, const TerrainDropletStep *s)
   l->calls++;
   l->alive_steps += s->alive;
   l->stops += ! s->alive;
-  /* Droplets in order; steps 1 .. max_steps; nothing carried once stopped; on the map. */
-  l->protocol_errors += s->droplet != l->droplet && s->droplet != l->droplet + 1;
+  /* A droplet's calls one after the other, a new droplet only once the last one stopped (in
+   * the schedule's order, not the droplets'); steps 1 .. max_steps; nothing carried once
+   * stopped; on the map. */
+  l->protocol_errors += s->droplet != l->droplet ? ! l->stopped : l->stopped;
+  l->stopped = ! s->alive;
+  l->stopped_sum += s->alive ? 0 : s->droplet;
   l->protocol_errors += s->steps > l->max_steps || (s->alive && s->steps < 1);
   l->protocol_errors += ! s->alive && s->sediment != 0.0;
   l->protocol_errors += ! (s->x >= 0 && s->x <= l->width - 1 && s->y >= 0 && s->y <= l->height - 1);
@@ -549,19 +555,22 @@ hydraulic_watched_ok (const TerrainHydraulicErosion *p, Ledger *l, float *f, int
 static void
 test_hydraulic_conserves (void)
 {
-  const int sizes[][2] = { { 64, 48 }, { 1, 50 }, { 50, 1 }, { 7, 5 } };
+  /* 240 x 160: tiles (75 pixels at the defaults) in 4 phases. */
+  const int sizes[][2] = { { 64, 48 }, { 1, 50 }, { 50, 1 }, { 7, 5 }, { 240, 160 } };
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
     {
       const int w = sizes[s][0], h = sizes[s][1];
       const size_t n = (size_t) w * h;
       float *f = hills (w, h, 20);
       TerrainHydraulicErosion p = hydraulic (400, 21);
-      Ledger l = { f, n, field_sum (f, n), 0, 0, 0, 0, 0, 0, 0, p.max_steps, 0, 0, w, h };
+      Ledger l = { f, n, field_sum (f, n), 0, 0, 0, 0, 0, 0, 0, p.max_steps, 0, -1, w, h, 1, 0 };
       hydraulic_watched_ok (&p, &l, f, w, h);
       const double scale = l.start;
       CHECK (l.worst <= 1e-12 * scale * 100, "%dx%d: sum + carried + lost drifts by %g per step",
              w, h, l.worst);
-      CHECK (l.stops == p.droplets && l.calls == l.alive_steps + l.stops && l.protocol_errors == 0,
+      /* Every droplet once: as many stops as droplets, and their sum. */
+      CHECK (l.stops == p.droplets && l.calls == l.alive_steps + l.stops &&
+             l.protocol_errors == 0 && l.stopped_sum == (long long) p.droplets * (p.droplets - 1) / 2,
              "%dx%d: %d calls, %d steps, %d stops, %d protocol errors", w, h, l.calls,
              l.alive_steps, l.stops, l.protocol_errors);
       /* The whole run: what the map lost is what left it; taken = given + lost. */
@@ -590,7 +599,7 @@ test_hydraulic_bowl_keeps_everything (void)
       f[y * w + x] = (float) (((x - 31.5) * (x - 31.5) + (y - 31.5) * (y - 31.5)) / 2048.0
                               + 0.01 * terrain_hash_to_unit (terrain_hash (22, x, y, 0)));
   TerrainHydraulicErosion p = hydraulic (2000, 23);
-  Ledger l = { f, n, field_sum (f, n), 0, 0, 0, 0, 0, 0, 0, p.max_steps, 0, 0, w, h };
+  Ledger l = { f, n, field_sum (f, n), 0, 0, 0, 0, 0, 0, 0, p.max_steps, 0, -1, w, h, 1, 0 };
   hydraulic_watched_ok (&p, &l, f, w, h);
   CHECK (l.eroded > 50.0 && fabs (l.lost) < 1e-6 && fabs (field_sum (f, n) - l.start) < 1e-6,
          "bowl: eroded %g, lost %g, sum %.12g, was %.12g", l.eroded, l.lost, field_sum (f, n),
@@ -769,7 +778,7 @@ test_hydraulic_extremes (void)
           double magnitude = 0.0;
           for (size_t i = 0; i < n; i++)
             magnitude += fabs (f[i]);
-          Ledger l = { f, n, start, 0, 0, 0, 0, 0, 0, 0, p.max_steps, 0, 0, w, h };
+          Ledger l = { f, n, start, 0, 0, 0, 0, 0, 0, 0, p.max_steps, 0, -1, w, h, 1, 0 };
           if (variant == 3)
             hydraulic_watched_ok (&p, &l, f, w, h);
           else

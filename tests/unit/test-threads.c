@@ -10,6 +10,7 @@
 #include "timing.h"
 
 #include "heightmap.h"
+#include "hydraulic-observer.h"
 #include "procedure-info.h"
 #include "shade.h"
 #include "terrain-common.h"
@@ -531,6 +532,61 @@ checked_release (void *block, void *user)
   free (h);
 }
 
+/* Hydraulic erosion's schedule: droplets of tiles that run at once cannot meet, so the bits
+ * are the same with any thread count, also with more threads than tiles of a phase (7) and
+ * on a map of a single tile; with an observer the tiles run one after the other, in the
+ * same schedule, and give the same bits again. */
+static void
+ignore_step (void *user, const TerrainDropletStep *step)
+{
+  (void) user;
+  (void) step;
+}
+
+static void
+hydraulic_eroded (int w, int h, int threads, int observed, float *out)
+{
+  TerrainHydraulicErosion p;
+  terrain_hydraulic_erosion_defaults (&p);
+  p.droplets = w * h / 4;
+  p.seed = 5;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      out[(size_t) y * w + x] = (float) (0.5 + 0.3 * sin (x * 0.05) * cos (y * 0.04)
+                                         + 0.01 * sin (x * 1.7 + y * 2.3));
+  terrain_use_threads (threads);
+  const TerrainStatus status =
+    terrain_hydraulic_erosion_observed (&p, observed ? ignore_step : NULL, NULL, out, w, h,
+                                        NULL);
+  terrain_use_threads (1);
+  CHECK (status == TERRAIN_OK, "hydraulic %dx%d on %d threads: %s", w, h, threads,
+         terrain_status_message (status));
+}
+
+static void
+test_hydraulic_schedule (void)
+{
+  static const int sizes[][2] = { { 700, 500 }, { 60, 40 }, { 700, 40 } };
+  static const int threads[] = { 2, 3, 7 };
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+    {
+      const int    w = sizes[k][0], h = sizes[k][1];
+      const size_t bytes = (size_t) w * h * sizeof (float);
+      float       *one = malloc (bytes), *many = malloc (bytes);
+      hydraulic_eroded (w, h, 1, 0, one);
+      for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++)
+        {
+          hydraulic_eroded (w, h, threads[t], 0, many);
+          CHECK (memcmp (one, many, bytes) == 0, "hydraulic %dx%d: %d threads differ from 1", w,
+                 h, threads[t]);
+        }
+      hydraulic_eroded (w, h, 2, 1, many);
+      CHECK (memcmp (one, many, bytes) == 0, "hydraulic %dx%d: observed run differs", w, h);
+      free (one);
+      free (many);
+    }
+}
+
 int
 main (void)
 {
@@ -540,6 +596,7 @@ main (void)
   test_min_max_parts ();
   test_parallel_rows ();
   test_procedures_bit_identical ();
+  test_hydraulic_schedule ();
   test_hillshade_bit_identical ();
   test_cancel_two_threads ();
   test_cancel_promptly ();

@@ -9,8 +9,16 @@
  *    centres are bilinear in the 4 around (a map 1 pixel wide or high has no slope across).
  *    One height unit is the layer's full range (heights are nominally 0..1).
  *  - Droplet i (0, 1, ..., droplets - 1) starts at a position uniform over the map, drawn
- *    from terrain_hash (seed, i, ...): the same seed gives the same bits. Droplets run one
- *    after the other, each on the map the ones before left. A droplet starts with direction
+ *    from terrain_hash (seed, i, ...): the same seed gives the same bits, whatever the
+ *    thread count. Each droplet runs on the map the droplets scheduled before it left, in a
+ *    fixed schedule: batches of consecutive droplets; in a batch, the map cut into a fixed
+ *    grid of tiles at least 2 x (max_steps + radius + 4) + 1 pixels wide, the tiles in the
+ *    4 colours of a checkerboard, one colour after the other, each tile's droplets in order.
+ *    Droplets of the tiles of one colour cannot reach the same pixels, so they run at once
+ *    on several threads with the result of running them one after the other; a map less
+ *    than two tiles wide and high is a single tile: its droplets run in order. The batches
+ *    are small (a few thousand droplets), so droplets everywhere still see the valleys made
+ *    before them as they do when run strictly in order. A droplet starts with direction
  *    0, speed 1, water 1 and no sediment, and takes at most max_steps steps:
  *      1. At its position p it reads the height h and gradient g; dir = dir * inertia -
  *         g * (1 - inertia). When dir is 0 it stops; else it is normalised and the droplet
