@@ -38,11 +38,13 @@
 #define MESA_TALUS             16.0        /* / feature size */
 
 #define RIVERS_ROUGHNESS       1.2         /* a smooth uplift map: ranges, not speckle */
-#define RIVERS_AGE             200.0       /* near steady state (the simulation's 100 steps
-                                            * of 2) */
-#define RIVERS_DIFFUSION       3.0         /* millionths of L^2 per 0.1 of age (60 per
-                                            * simulated step of 2): hillslopes round off
-                                            * the one-pixel ridges between channels */
+/* Simulated, not analytical: growing ranges from flat ground, the analytical method still
+ * leaves flat plateaus with cliffs where its waves have not arrived (seen at 256²), which
+ * the simulation's small steps do not. */
+#define RIVERS_ITERATIONS      100         /* near steady state at these strengths */
+#define RIVERS_EROSION         2.0
+#define RIVERS_DIFFUSION       60.0        /* millionths of L^2 per step: hillslopes round
+                                            * off the one-pixel ridges between channels */
 
 /* b^1.5 = b sqrt (b): the peaked curve of alpine and mesa, correctly rounded operations only
  * (no powf, whose last bit differs between C libraries). */
@@ -378,7 +380,9 @@ finish_rivers (const Finish *finish, Pass *pass, double feature,
   Stage               stage;
   (void) feature; /* the solver's lengths are relative to the layer already */
   terrain_river_erosion_defaults (&rivers);
-  rivers.age = RIVERS_AGE;
+  rivers.method = TERRAIN_RIVER_METHOD_SIMULATE;
+  rivers.iterations = finish->iterations;
+  rivers.erosion = RIVERS_EROSION;
   rivers.diffusion = finish->length;
   rivers.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
   return terrain_river_erosion (&rivers, pass->data, pass->width, pass->height, NULL,
@@ -423,7 +427,7 @@ static const Recipe recipes[] = {
     .shares = { 0.20, 0.25, 1.00 } },
   [TERRAIN_LANDSCAPE_RIVER_VALLEYS] = {
     .roughness = RIVERS_ROUGHNESS, .curve = stretch_row,
-    .finish = { finish_rivers, 0, RIVERS_DIFFUSION },
+    .finish = { finish_rivers, RIVERS_ITERATIONS, RIVERS_DIFFUSION },
     .shares = { 0.02, 0.03, 1.00 } },
 };
 
