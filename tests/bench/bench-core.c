@@ -189,49 +189,53 @@ run_hydraulic (float *out, const float *src, int n)
   return terrain_hydraulic_erosion (&p, out, n, n, NULL);
 }
 
+/* River Erosion's settings in the bench: its defaults (the analytical method, age 3); the
+ * simulated method at the same strength (30 steps of 0.1), for the analytical method's
+ * ratio; and both growing ranges from the map (the river-valleys preset's strengths). */
+typedef enum { RIVER_DEFAULTS, RIVER_SIMULATED, RIVER_GROWING, RIVER_GROWING_SIMULATED } RiverRun;
+
+static TerrainStatus
+run_river_as (RiverRun run, float *out, int n)
+{
+  TerrainRiverErosion p;
+  terrain_river_erosion_defaults (&p);
+  if (run == RIVER_SIMULATED || run == RIVER_GROWING_SIMULATED)
+    p.method = TERRAIN_RIVER_METHOD_SIMULATE;
+  if (run == RIVER_GROWING || run == RIVER_GROWING_SIMULATED)
+    p.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
+  if (run == RIVER_GROWING)
+    p.age = 200.0, p.diffusion = 3.0;
+  if (run == RIVER_GROWING_SIMULATED)
+    p.iterations = 100, p.erosion = 2.0, p.diffusion = 60.0;
+  return terrain_river_erosion (&p, out, n, n, NULL, NULL);
+}
+
 static TerrainStatus
 run_river (float *out, const float *src, int n)
 {
   (void) src;
-  TerrainRiverErosion p;
-  terrain_river_erosion_defaults (&p);
-  return terrain_river_erosion (&p, out, n, n, NULL, NULL);
+  return run_river_as (RIVER_DEFAULTS, out, n);
 }
 
-/* The simulated method at today's defaults (30 steps of 0.1), for the analytical method's
- * ratio; and both growing ranges from the map (the river-valleys preset's strengths). */
 static TerrainStatus
 run_river_simulated (float *out, const float *src, int n)
 {
   (void) src;
-  TerrainRiverErosion p;
-  terrain_river_erosion_defaults (&p);
-  p.method = TERRAIN_RIVER_METHOD_SIMULATE;
-  return terrain_river_erosion (&p, out, n, n, NULL, NULL);
+  return run_river_as (RIVER_SIMULATED, out, n);
 }
 
 static TerrainStatus
 run_river_growing (float *out, const float *src, int n)
 {
   (void) src;
-  TerrainRiverErosion p;
-  terrain_river_erosion_defaults (&p);
-  p.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
-  p.age = 200.0;
-  p.diffusion = 3.0;
-  return terrain_river_erosion (&p, out, n, n, NULL, NULL);
+  return run_river_as (RIVER_GROWING, out, n);
 }
 
 static TerrainStatus
 run_river_growing_simulated (float *out, const float *src, int n)
 {
   (void) src;
-  TerrainRiverErosion p;
-  terrain_river_erosion_defaults (&p);
-  p.method = TERRAIN_RIVER_METHOD_SIMULATE;
-  p.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
-  p.iterations = 100, p.erosion = 2.0, p.diffusion = 60.0;
-  return terrain_river_erosion (&p, out, n, n, NULL, NULL);
+  return run_river_as (RIVER_GROWING_SIMULATED, out, n);
 }
 
 #ifdef BENCH_THREADS
