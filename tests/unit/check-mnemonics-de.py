@@ -13,17 +13,15 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gimp"))
+from checks import Checks  # noqa: E402
+
 root = sys.argv[1]
-passed = failed = 0
+checks = Checks("mnemonics-de")
 
 # GimpProcedureDialog's buttons and the preview's check box, as GIMP's German catalog has them.
 GIMP_GERMAN = ["_Zurücksetzen", "Abbre_chen", "_OK", "_Hilfe", "_Gespeicherte Einstellungen laden",
                "Einstellungen _speichern", "_Vorschau"]
-
-
-def unescape(text):
-    return text.encode("latin-1", "backslashreplace").decode("unicode_escape").encode(
-        "latin-1").decode("utf-8") if "\\" in text else text
 
 
 def catalog():
@@ -38,11 +36,14 @@ def mnemonic(label):
     return found.group(1).lower() if found else None
 
 
+def c_source(path):
+    return open(os.path.join(root, path), encoding="utf-8").read()
+
+
 german = catalog()
-c_source = lambda path: open(os.path.join(root, path), encoding="utf-8").read()  # noqa: E731
 # The plug-in's own rows: every _("...") label with a mnemonic in register.c but the submenu's.
-own_rows = [l for l in re.findall(r'_\("([^"]*_[^"]*)"\)', c_source("src/plugin/register.c"))
-            if l != "_Shape the Map"]
+own_rows = [label for label in re.findall(r'_\("([^"]*_[^"]*)"\)', c_source("src/plugin/register.c"))
+            if label != "_Shape the Map"]
 guide = re.findall(r'TERRAIN_\w+ \("[\w-]+", N_\("([^"]+)"\)', c_source("src/procedures/procedure-info.h"))
 
 for path in sorted(glob.glob(os.path.join(root, "src", "procedures", "*.c"))):
@@ -58,13 +59,6 @@ for path in sorted(glob.glob(os.path.join(root, "src", "procedures", "*.c"))):
     shown = [german.get(l) or l for l in labels + rows] + GIMP_GERMAN
     letters = [mnemonic(l) for l in shown]
     twice = sorted({m for m in letters if m and letters.count(m) > 1})
-    name = os.path.basename(path)
-    if twice:
-        failed += 1
-        for m in twice:
-            print("FAILED: %s: German mnemonic %s is taken by %s" %
-                  (name, m, [l for l in shown if mnemonic(l) == m]))
-    else:
-        passed += 1
-print("mnemonics-de: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+    checks.check(not twice, "%s: German mnemonics taken twice: %s" % (
+        os.path.basename(path), {m: [l for l in shown if mnemonic(l) == m] for m in twice}))
+checks.done()

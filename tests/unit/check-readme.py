@@ -14,17 +14,12 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gimp"))
+from checks import Checks  # noqa: E402
+
 docs_program, root = sys.argv[1], sys.argv[2]
-passed = failed = 0
-
-
-def check(ok, message):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", message)
+checks = Checks("readme")
+check = checks.check
 
 
 def read(relpath):
@@ -120,5 +115,4 @@ for doc in documents:
     if doc == "README.md":
         check(len(links) >= 20, "README.md has only %d links and pictures" % len(links))
 
-print("readme: %d passed, %d failed" % (passed, failed))
-sys.exit(0 if failed == 0 else 1)
+checks.done()
