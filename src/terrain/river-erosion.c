@@ -240,6 +240,14 @@ normalise (RiverRun *r)
   river_keep_draining (r, 1.0f);
 }
 
+/* The simulation fills in the order it always has, so that its results stay those it
+ * always gave; the analytical method floods a pit's neighbours first, which is faster. */
+static RiverFillOrder
+fill_order (const TerrainRiverErosion *p)
+{
+  return p->method == TERRAIN_RIVER_METHOD_SIMULATE ? RIVER_FILL_BY_HEIGHT : RIVER_FILL_PITS_FIRST;
+}
+
 /* Makes sure the result drains (it does after every step: a safety net), then the
  * normalisation or the scale back (`original`: the input of a scaled map), and the flow
  * map. */
@@ -249,11 +257,15 @@ finish (RiverRun *r, float *heights, TerrainRiverMaps *maps, const float *origin
   RiverGrid *g = &r->g;
   if (river_count_pits (g) > 0 && ! changes_nothing (r->p))
     {
-      if (river_fill (g, r->deposited, r->progress, RIVER_STEPS_END, RIVER_STEPS_END) != TERRAIN_OK)
+      if (river_fill (g, fill_order (r->p), r->deposited, r->progress, RIVER_STEPS_END,
+                      RIVER_STEPS_END) != TERRAIN_OK)
         return TERRAIN_CANCELLED;
       river_find_receivers (g, NULL, 0.0, 0.0);
     }
-  river_order_and_area (g);
+  /* The receiver order, for the normalisation's drainage guard and the flow map. */
+  const int flow = maps && maps->flow;
+  if (r->uplift || flow)
+    river_order_and_area (g);
   if (terrain_progress_report (r->progress, (RIVER_STEPS_END + 1.0) / 2))
     return TERRAIN_CANCELLED;
   if (r->uplift)
@@ -276,7 +288,7 @@ finish (RiverRun *r, float *heights, TerrainRiverMaps *maps, const float *origin
       scale_map (r->eroded, g->cells, ldexp (1.0, -r->scale_exponent));
       scale_map (r->deposited, g->cells, ldexp (1.0, -r->scale_exponent));
     }
-  if (maps && maps->flow)
+  if (flow)
     write_flow (g, maps->flow);
   return TERRAIN_OK;
 }
@@ -367,7 +379,7 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   if (status == TERRAIN_OK)
     status = river_find_receivers (&r.g, progress, 0.0, 0.0);
   if (status == TERRAIN_OK && ! changes_nothing (params))
-    status = river_fill (&r.g, r.deposited, progress, 0.0, RIVER_FILL_END);
+    status = river_fill (&r.g, fill_order (params), r.deposited, progress, 0.0, RIVER_FILL_END);
   if (params->method == TERRAIN_RIVER_METHOD_ANALYTICAL && ! changes_nothing (params)
       && status == TERRAIN_OK)
     status = river_analytical (&r);

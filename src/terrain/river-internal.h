@@ -132,13 +132,22 @@ size_t        river_count_pits (RiverGrid *g);
 
 /* ---- river-fill.c ---- */
 
+/* The order a fill floods in: every cell by height (the simulation's, as it has always
+ * been), or first the cells raised and the cells up a slope, by the way (river-fill.c):
+ * about twice as fast, and the flats get other heights, a few floats apart. */
+typedef enum
+{
+  RIVER_FILL_BY_HEIGHT,
+  RIVER_FILL_PITS_FIRST
+} RiverFillOrder;
+
 /* Priority-flood+epsilon (Barnes, Lehman & Mulla 2014) from the outlets in g->outlet:
  * raises every cell that has no descending path to an outlet to a few floats above the
  * cell it is reached from (river-fill.c), so every non-outlet cell ends strictly above a
- * neighbour. Adds what it raises to `raised` when not NULL. Uses g->donors, area and
- * sorted as scratch. Reports on [from, to]. */
-TerrainStatus river_fill (RiverGrid *g, float *raised, const TerrainProgress *progress,
-                          double from, double to);
+ * neighbour. Adds what it raises to `raised` when not NULL. Uses g->donors, area, sorted,
+ * stack and parent as scratch. Reports on [from, to]. */
+TerrainStatus river_fill (RiverGrid *g, RiverFillOrder order, float *raised,
+                          const TerrainProgress *progress, double from, double to);
 
 /* ---- river-diffusion.c ---- */
 

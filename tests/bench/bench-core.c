@@ -7,9 +7,11 @@
  * river erosion on two, against its time limit. After the table, the quality of river
  * erosion's results (print_river_quality).
  *
- *   bench-core [--quick] [--markdown]
+ *   bench-core [--quick] [--markdown] [--only TEXT]
  *     --quick     1024^2 only, 3 repetitions
  *     --markdown  print the table as Markdown (for tests/bench/README.md)
+ *     --only      only the workloads whose name contains TEXT (Diamond-Square, the others'
+ *                 input, always runs), and the river quality only when TEXT is in "river"
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -315,7 +317,7 @@ floor_once (float *buf, int count)
 /* Runs every workload that fits side; after each repetition the floor is timed once on the
  * same buffer, so the floor's median is taken over the same stretch of time. */
 static int
-bench_size (int side, int reps, Row *rows)
+bench_size (int side, int reps, const char *only, Row *rows)
 {
   const int    count = side * side;
   const size_t bytes = (size_t) count * sizeof (float);
@@ -335,7 +337,7 @@ bench_size (int side, int reps, Row *rows)
   for (size_t k = 0; k < N_WORKLOADS; k++)
     {
       const Workload *w = &workloads[k];
-      if (side > w->max_side)
+      if (side > w->max_side || (only && w->run != run_ds && ! strstr (w->name, only)))
         continue;
       for (int r = 0; r < reps; r++)
         {
@@ -550,15 +552,18 @@ int
 main (int argc, char **argv)
 {
   int quick = 0, markdown = 0;
+  const char *only = NULL; /* workloads whose name has this in it (and Diamond-Square) */
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--quick") == 0)
         quick = 1;
+      else if (strcmp (argv[i], "--only") == 0 && i + 1 < argc)
+        only = argv[++i];
       else if (strcmp (argv[i], "--markdown") == 0)
         markdown = 1;
       else
         {
-          fprintf (stderr, "usage: %s [--quick] [--markdown]\n", argv[0]);
+          fprintf (stderr, "usage: %s [--quick] [--markdown] [--only TEXT]\n", argv[0]);
           return strcmp (argv[i], "--help") == 0 ? 0 : 2;
         }
     }
@@ -569,7 +574,7 @@ main (int argc, char **argv)
   int n = 0;
   for (int s = 0; s < nsides; s++)
     {
-      const int got = bench_size (sides[s], quick ? 3 : full_reps[s], rows + n);
+      const int got = bench_size (sides[s], quick ? 3 : full_reps[s], only, rows + n);
       if (got < 0)
         {
           fprintf (stderr, "bench-core: diamond-square failed at %d^2\n", sides[s]);
@@ -578,6 +583,7 @@ main (int argc, char **argv)
       n += got;
     }
   print_table (rows, n, markdown, quick);
-  print_river_quality (1024, markdown);
+  if (only == NULL || strstr ("river erosion", only))
+    print_river_quality (1024, markdown);
   return 0;
 }

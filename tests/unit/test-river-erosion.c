@@ -823,6 +823,59 @@ test_fill_and_no_raising (void)
     }
 }
 
+/* Floats between a and b (finite, of one sign or zero). */
+static uint32_t
+floats_apart (float a, float b)
+{
+  const uint32_t x = ordered (a), y = ordered (b);
+  return x > y ? x - y : y - x;
+}
+
+/* The analytical method's fill floods a pit's neighbours and the slopes first, not every
+ * cell by height (river-fill.c): only the flats it makes may differ from the height
+ * order's, by a few floats. At an age too small to erode, without diffusion, its result is
+ * the reference fill to within RAISE_JITTER + 1 floats above the spill, a flat being up to
+ * a few cells across each way: bounded here by 64 floats. A pits-first flood that reached
+ * a cell from a higher pit than the height order would is off by far more (the depth of a
+ * depression: thousands of floats), and one that raised a draining cell is off at a cell
+ * the reference leaves as it is. */
+static void
+test_pits_first_fill (void)
+{
+  const int w = 120, h = 90;
+  const size_t n = (size_t) w * h;
+  for (int input = 0; input < 2; input++)
+    {
+      float *original = input ? ds_noise (w, h, 3, 0) : hash_noise (w, h, 3);
+      float *filled = copy_field (original, w, h), *f = copy_field (original, w, h);
+      reference_fill (filled, w, h);
+      TerrainRiverErosion p;
+      terrain_river_erosion_defaults (&p);
+      p.age = 1e-30;
+      p.diffusion = 0.0;
+      river_ok (&p, f, w, h, NULL);
+      uint32_t most = 0;
+      size_t   raised = 0, moved_draining = 0;
+      for (size_t i = 0; i < n; i++)
+        {
+          const uint32_t apart = floats_apart (f[i], filled[i]);
+          most = apart > most ? apart : most;
+          raised += filled[i] != original[i];
+          moved_draining += filled[i] == original[i] && f[i] != original[i];
+        }
+      printf ("pits-first fill: input %d: %zu cells raised; at most %u floats from the height "
+              "order's; %zu cells it leaves are moved\n", input, raised, most, moved_draining);
+      CHECK (raised > n / 20, "input %d: the fill raised only %zu cells: a test of little",
+             input, raised);
+      CHECK (most <= 64, "input %d: %u floats from the height order's fill", input, most);
+      CHECK (moved_draining == 0, "input %d: %zu draining cells moved", input, moved_draining);
+      CHECK (drainage_pits (f, w, h, 0, 0.0f, -1) == 0, "input %d: pits", input);
+      free (original);
+      free (filled);
+      free (f);
+    }
+}
+
 int
 main (void)
 {
@@ -838,5 +891,6 @@ main (void)
   test_invalid ();
   test_extremes ();
   test_fill_and_no_raising ();
+  test_pits_first_fill ();
   return CHECK_DONE ("river-erosion");
 }
