@@ -61,7 +61,7 @@ const TerrainProcedureInfo terrain_procedure_landscape = {
              "quantised into 4 steps with a narrow smooth-step between levels (flat tops and floors "
              "at 0, 0.25, 0.5, 0.75, 1, steep cliffs), then thermal erosion (20 iterations, talus "
              "16/F) for talus at the cliff feet. \"river-valleys\": field of roughness 1.2, stretched, as "
-             "the uplift map of River Erosion (100 iterations, erosion 2, diffusion 60, open edges): "
+             "the uplift map of River Erosion (analytical, age 200, diffusion 3, open edges): "
              "mountain ranges where the field is high, cut by dendritic valleys that drain to the "
              "layer's border, every pixel draining; several times slower than the other presets. "
              "Deterministic: the same seed, preset, feature size "

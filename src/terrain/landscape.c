@@ -38,13 +38,11 @@
 #define MESA_TALUS             16.0        /* / feature size */
 
 #define RIVERS_ROUGHNESS       1.2         /* a smooth uplift map: ranges, not speckle */
-/* Simulated, not analytical: growing ranges from flat ground, the analytical method still
- * leaves flat plateaus with cliffs where its waves have not arrived (seen at 256²), which
- * the simulation's small steps do not. */
-#define RIVERS_ITERATIONS      100         /* near steady state at these strengths */
-#define RIVERS_EROSION         2.0
-#define RIVERS_DIFFUSION       60.0        /* millionths of L^2 per step: hillslopes round
-                                            * off the one-pixel ridges between channels */
+/* Grown by the analytical method (river-erosion.h) from a coarser grid, at the strengths
+ * the simulation had (100 steps of erosion 2, diffusion 60): near steady state. */
+#define RIVERS_AGE             200.0
+#define RIVERS_DIFFUSION       3.0         /* millionths of L^2 per 0.1 of age: hillslopes
+                                            * round off the one-pixel ridges between channels */
 
 /* b^1.5 = b sqrt (b): the peaked curve of alpine and mesa, correctly rounded operations only
  * (no powf, whose last bit differs between C libraries). */
@@ -52,37 +50,6 @@ static inline float
 peaked (float b)
 {
   return b * sqrtf (b);
-}
-
-/* ---- Progress of one stage: the stage's [0, 1] mapped onto [from, to] ---- */
-
-typedef struct
-{
-  const TerrainProgress *parent;
-  double                 from, to;
-  TerrainProgress        progress;
-} Stage;
-
-static int
-stage_report (void *user, double fraction)
-{
-  const Stage *s = user;
-  return terrain_progress_report (s->parent, s->from + (s->to - s->from) * fraction);
-}
-
-/* The progress to hand a stage that covers [from, to] of the parent's: NULL when nobody
- * listens. */
-static const TerrainProgress *
-stage_progress (Stage *stage, const TerrainProgress *parent, double from, double to)
-{
-  if (parent == NULL || parent->report == NULL)
-    return NULL;
-  stage->parent = parent;
-  stage->from = from;
-  stage->to = to;
-  stage->progress.report = stage_report;
-  stage->progress.user = stage;
-  return &stage->progress;
 }
 
 /* ---- Per-pixel passes ---- */
@@ -261,10 +228,10 @@ run_ridged_curve (const Pass *p, void (*curve) (const Pass *, float *, int),
   for (int y0 = 0; y0 < h && status == TERRAIN_OK; y0 += band)
     {
       const int rows = y0 + band < h ? band : h - y0;
-      Stage stage;
+      TerrainProgressStage stage;
       f.offset_y = y0;
       status = terrain_field (&f, ridges, w, rows,
-                              stage_progress (&stage, progress,
+                              terrain_progress_stage (&stage, progress,
                                               from + (to - from) * y0 / h,
                                               from + (to - from) * (y0 + rows) / h));
       /* The band's rows of the layer, as a pass of their own. */
@@ -327,7 +294,8 @@ struct Finish
   TerrainStatus (*run) (const Finish *finish, Pass *pass, double feature,
                         const TerrainProgress *progress, double from, double to);
   int    iterations;
-  double length; /* erosion: talus length / F; smoothing: k = 1 / (1 + F / length) */
+  double length; /* erosion: talus length / F; smoothing: k = 1 / (1 + F / length); rivers:
+                  * the age */
 };
 
 /* Thermal erosion (strength and neighbourhood its defaults). */
@@ -336,12 +304,12 @@ finish_erode (const Finish *finish, Pass *pass, double feature,
               const TerrainProgress *progress, double from, double to)
 {
   TerrainThermalErosion erosion;
-  Stage                 stage;
+  TerrainProgressStage stage;
   terrain_thermal_erosion_defaults (&erosion);
   erosion.iterations = finish->iterations;
   erosion.talus = finish->length / feature;
   return terrain_thermal_erosion (&erosion, pass->data, pass->width, pass->height,
-                                  stage_progress (&stage, progress, from, to));
+                                  terrain_progress_stage (&stage, progress, from, to));
 }
 
 /* FIR smoothing: an exponential smoothing over about F / length pixels. */
@@ -350,13 +318,13 @@ finish_smooth (const Finish *finish, Pass *pass, double feature,
                const TerrainProgress *progress, double from, double to)
 {
   TerrainSmooth smooth;
-  Stage         stage;
+  TerrainProgressStage stage;
   terrain_smooth_defaults (&smooth);
   smooth.method = TERRAIN_SMOOTH_FIR;
   smooth.k = 1.0 / (1.0 + feature / finish->length);
   smooth.iterations = finish->iterations;
   return terrain_smooth (&smooth, pass->data, pass->width, pass->height,
-                         stage_progress (&stage, progress, from, to));
+                         terrain_progress_stage (&stage, progress, from, to));
 }
 
 /* Islands: the sea level, then land above it and shelf and sea floor below. */
@@ -377,16 +345,14 @@ finish_rivers (const Finish *finish, Pass *pass, double feature,
                const TerrainProgress *progress, double from, double to)
 {
   TerrainRiverErosion rivers;
-  Stage               stage;
+  TerrainProgressStage stage;
   (void) feature; /* the solver's lengths are relative to the layer already */
   terrain_river_erosion_defaults (&rivers);
-  rivers.method = TERRAIN_RIVER_METHOD_SIMULATE;
-  rivers.iterations = finish->iterations;
-  rivers.erosion = RIVERS_EROSION;
-  rivers.diffusion = finish->length;
+  rivers.age = finish->length;
+  rivers.diffusion = RIVERS_DIFFUSION;
   rivers.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
   return terrain_river_erosion (&rivers, pass->data, pass->width, pass->height, NULL,
-                                stage_progress (&stage, progress, from, to));
+                                terrain_progress_stage (&stage, progress, from, to));
 }
 
 /* Where each stage ends on the progress bar (about its share of the time). */
@@ -400,7 +366,7 @@ typedef struct
   double            roughness; /* the base field's H */
   const RidgeField *ridges;    /* NULL, or the field the curve reads beside the base */
   void            (*curve) (const Pass *pass, float *row, int y);
-  Finish            finish;   /* rivers: length is the diffusion */
+  Finish            finish;
   int               stretch;   /* stretched onto [0, 1] again after the finishing stage */
   Shares            shares;
 } Recipe;
@@ -427,7 +393,7 @@ static const Recipe recipes[] = {
     .shares = { 0.20, 0.25, 1.00 } },
   [TERRAIN_LANDSCAPE_RIVER_VALLEYS] = {
     .roughness = RIVERS_ROUGHNESS, .curve = stretch_row,
-    .finish = { finish_rivers, RIVERS_ITERATIONS, RIVERS_DIFFUSION },
+    .finish = { finish_rivers, 0, RIVERS_AGE },
     .shares = { 0.02, 0.03, 1.00 } },
 };
 
@@ -448,13 +414,13 @@ landscape_base (const Recipe *r, const TerrainLandscape *params, float *out, int
                 int height, const TerrainProgress *progress)
 {
   TerrainField field;
-  Stage        stage;
+  TerrainProgressStage stage;
   terrain_field_defaults (&field);
   field.seed = params->seed;
   field.iterations = terrain_landscape_iterations (params->feature_size);
   field.roughness = r->roughness;
   return terrain_field (&field, out, width, height,
-                        stage_progress (&stage, progress, 0.0, r->shares.field));
+                        terrain_progress_stage (&stage, progress, 0.0, r->shares.field));
 }
 
 /* The height curve, on the base as measured into pass. */

@@ -213,6 +213,18 @@ account_stage (RiverRun *r, const float *before, double uplift_per_cell)
     }
 }
 
+/* The receivers of the estimate, made to drain first (raising nothing of the heights). */
+static void
+estimate_receivers (RiverRun *r)
+{
+  RiverGrid *g = &r->g;
+  float     *heights = g->h;
+  g->h = r->estimate;
+  river_fill (g, RIVER_FILL_PITS_FIRST, NULL, NULL, 0.0, 0.0);
+  river_find_receivers (g, NULL, 0.0, 0.0);
+  g->h = heights;
+}
+
 /* One stage: the receivers, diffusion, then passes until the receivers settle. `used`
  * keeps the receivers a pass solved on. The first pass solves on the receivers of the
  * heights before the diffusion, as a simulated step does: those drain (every cell above its
@@ -228,7 +240,9 @@ run_stage (Solution *s, uint8_t *used, float *start, int first, double from, dou
   for (int pass = 0; pass < passes; pass++)
     {
       const double at = from + pass * per_pass;
-      if (river_find_receivers (g, r->progress, at, at + 0.2 * per_pass) != TERRAIN_OK)
+      if (pass == 0 && first && r->estimate)
+        estimate_receivers (r);
+      else if (river_find_receivers (g, r->progress, at, at + 0.2 * per_pass) != TERRAIN_OK)
         return TERRAIN_CANCELLED;
       if (pass > 0 && memcmp (used, g->direction, g->cells) == 0)
         break;

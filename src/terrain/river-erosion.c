@@ -363,14 +363,119 @@ prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps, float **original)
   return TERRAIN_OK;
 }
 
+static TerrainStatus river_run (const TerrainRiverErosion *params, float *heights, int width,
+                                int height, int wrap, TerrainRiverMaps *maps,
+                                const TerrainProgress *progress);
+
+/* ---- Growing from a coarser grid ---- */
+
+/* Grids whose sides are both at least twice this are grown from a coarser one. */
+#define COARSE_MIN_SIDE 48
+/* The coarser grids' share of the progress (about their share of the time). */
+#define COARSE_SHARE 0.25
+
+static int
+grows_from_coarse (const TerrainRiverErosion *p, int width, int height)
+{
+  return p->method == TERRAIN_RIVER_METHOD_ANALYTICAL && p->uplift == TERRAIN_RIVER_UPLIFT_LAYER
+         && p->age > 0.0 && width >= 2 * COARSE_MIN_SIDE && height >= 2 * COARSE_MIN_SIDE;
+}
+
+/* Where fine cell x lies between coarse cells *low and *low + 1 (*f of the way), on a
+ * coarse side of `cells`, the ends clamped or wrapped. */
+static void
+coarse_position (int x, int cells, int wrap, int *low, int *high, float *f)
+{
+  const double u = 0.5 * x - 0.25, l = floor (u);
+  *f = (float) (u - l);
+  *low = (int) l;
+  *high = *low + 1;
+  if (wrap)
+    {
+      *low = (*low + cells) % cells;
+      *high = *high % cells;
+    }
+  else
+    {
+      *low = *low < 0 ? 0 : *low;
+      *high = *high >= cells ? cells - 1 : *high;
+    }
+}
+
+/* Grown from noise, the first receivers are the noise's: the solution on them is a patchwork
+ * of basins with cliffs between, and passes of new receivers take it apart only slowly (the
+ * 2D consistency of Tzathas et al. 2024 is reached "accelerated from a coarse grid"). So the
+ * layer is grown at half the size first (from a quarter of that, and so on), at the same
+ * settings, all of which are in units of the layer's size; its result, stretched back
+ * (bilinear), is the estimate whose receivers the first pass solves on. */
+static TerrainStatus
+coarse_estimate (const TerrainRiverErosion *params, const float *layer, int width, int height,
+                 int wrap, float **estimate, const TerrainProgress *progress)
+{
+  const int cw = (width + 1) / 2, ch = (height + 1) / 2;
+  float    *coarse = terrain_alloc ((size_t) cw * ch * sizeof (float));
+  float    *fine = terrain_alloc ((size_t) width * height * sizeof (float));
+  TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
+  if (coarse != NULL && fine != NULL)
+    {
+      for (int cy = 0; cy < ch; cy++)
+        for (int cx = 0; cx < cw; cx++)
+          {
+            double sum = 0.0;
+            int    count = 0;
+            for (int y = 2 * cy; y < 2 * cy + 2 && y < height; y++)
+              for (int x = 2 * cx; x < 2 * cx + 2 && x < width; x++, count++)
+                sum += layer[(size_t) y * width + x];
+            coarse[(size_t) cy * cw + cx] = (float) (sum / count);
+          }
+      status = river_run (params, coarse, cw, ch, wrap, NULL, progress);
+    }
+  for (int y = 0; status == TERRAIN_OK && y < height; y++)
+    {
+      int   y0, y1;
+      float fy;
+      coarse_position (y, ch, wrap, &y0, &y1, &fy);
+      for (int x = 0; x < width; x++)
+        {
+          int   x0, x1;
+          float fx;
+          coarse_position (x, cw, wrap, &x0, &x1, &fx);
+          const float *r0 = coarse + (size_t) y0 * cw, *r1 = coarse + (size_t) y1 * cw;
+          const float  top = r0[x0] + fx * (r0[x1] - r0[x0]);
+          const float  bottom = r1[x0] + fx * (r1[x1] - r1[x0]);
+          fine[(size_t) y * width + x] = top + fy * (bottom - top);
+        }
+    }
+  terrain_free (coarse);
+  if (status != TERRAIN_OK)
+    {
+      terrain_free (fine);
+      fine = NULL;
+    }
+  *estimate = fine;
+  return status;
+}
+
+/* ---- The run ---- */
+
 /* The run on a checked map, wrapped when `wrap`. */
 static TerrainStatus
 river_run (const TerrainRiverErosion *params, float *heights, int width, int height, int wrap,
            TerrainRiverMaps *maps, const TerrainProgress *progress)
 {
-  TerrainStatus status;
-  RiverRun r = { 0 };
-  float   *original = NULL;
+  TerrainStatus        status = TERRAIN_OK;
+  RiverRun             r = { 0 };
+  float               *original = NULL;
+  TerrainProgressStage coarse_part, fine_part;
+  if (grows_from_coarse (params, width, height))
+    {
+      status = coarse_estimate (params, heights, width, height, wrap, &r.estimate,
+                                terrain_progress_stage (&coarse_part, progress, 0.0,
+                                                        COARSE_SHARE));
+      progress = terrain_progress_stage (&fine_part, progress, COARSE_SHARE, 1.0);
+      if (status != TERRAIN_OK)
+        return status;
+    }
   r.p = params;
   r.progress = progress;
   river_grid_init (&r.g, width, height, wrap);
@@ -393,6 +498,7 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   river_diffusion_free (&r.diffusion);
   terrain_free (r.block);
   terrain_free (original);
+  terrain_free (r.estimate);
   return status;
 }
 

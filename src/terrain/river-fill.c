@@ -220,7 +220,8 @@ river_fill (RiverGrid *g, RiverFillOrder order, float *raised, const TerrainProg
   seed_outlets (g, &f.heap, closed);
   while (f.heap.size > 0 || f.pits.head < f.pits.tail || f.slopes.head < f.slopes.tail)
     {
-      const double share = (double) done / (double) g->cells;
+      /* A cell up a slope that waits in the heap is taken twice. */
+      const double share = done < g->cells ? (double) done / (double) g->cells : 1.0;
       if (done++ % CELLS_PER_REPORT == 0 &&
           terrain_progress_report (progress, from + (to - from) * share))
         return TERRAIN_CANCELLED;

@@ -192,6 +192,9 @@ typedef struct
   RiverGrid                  g;
   RiverDiffusion             diffusion;  /* block NULL without diffusion */
   float                     *uplift;     /* uplift per step, 0 on outlets; NULL: none */
+  float                     *estimate;   /* NULL, or heights near the result's, whose
+                                          * receivers the analytical method solves on first
+                                          * (river-erosion.c: coarse_estimate) */
   float                     *eroded, *deposited; /* the maps, or NULL */
   float                      floor;      /* the lowest incision takes a cell to */
   double                     cell_area;  /* of a pixel, in L^2 */

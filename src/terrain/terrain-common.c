@@ -25,6 +25,27 @@ terrain_progress_report (const TerrainProgress *progress, double fraction)
   return progress->report (progress->user, fraction);
 }
 
+static int
+stage_report (void *user, double fraction)
+{
+  const TerrainProgressStage *s = user;
+  return terrain_progress_report (s->parent, s->from + (s->to - s->from) * fraction);
+}
+
+const TerrainProgress *
+terrain_progress_stage (TerrainProgressStage *stage, const TerrainProgress *parent, double from,
+                        double to)
+{
+  if (parent == NULL || parent->report == NULL)
+    return NULL;
+  stage->parent = parent;
+  stage->from = from;
+  stage->to = to;
+  stage->progress.report = stage_report;
+  stage->progress.user = stage;
+  return &stage->progress;
+}
+
 TerrainStatus
 terrain_check_size (int width, int height)
 {

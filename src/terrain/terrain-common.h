@@ -16,6 +16,20 @@ void  terrain_free (void *block);
 /* Calls progress->report; returns non-zero when the caller must stop. */
 int terrain_progress_report (const TerrainProgress *progress, double fraction);
 
+/* A part of a run that reports its own [0, 1] onto [from, to] of the run's progress. */
+typedef struct
+{
+  const TerrainProgress *parent;
+  double                 from, to;
+  TerrainProgress        progress;
+} TerrainProgressStage;
+
+/* The progress to hand a part that covers [from, to] of parent's: NULL when nobody listens.
+ * `stage` holds it, and must live as long as the part runs. */
+const TerrainProgress *terrain_progress_stage (TerrainProgressStage *stage,
+                                               const TerrainProgress *parent, double from,
+                                               double to);
+
 /* The number of tasks that run at once: 1 without a TerrainParallel. */
 int  terrain_parallel_threads (void);
 /* Runs task (task_user, i) for every i in [0, count) through the TerrainParallel. */
