@@ -329,7 +329,16 @@ build_stack (RiverGrid *g)
     }
 }
 
-/* Chunks of whole trees of about equal size: RIVER_CHUNK_BATCHES per thread. */
+static size_t
+chunk_size (const RiverGrid *g, int c)
+{
+  return g->chunk_start[c + 1] - g->chunk_start[c];
+}
+
+/* Chunks of whole trees of about equal size: RIVER_CHUNK_BATCHES per thread; a tree larger
+ * than that is a chunk of its own. They run largest first (chunk_order): on a filled
+ * Diamond-Square map one tree is half of the map, and taken last it would run alone while
+ * the other threads wait. */
 static void
 cut_chunks (RiverGrid *g)
 {
@@ -345,6 +354,13 @@ cut_chunks (RiverGrid *g)
       if (s > g->chunk_start[g->chunks])
         g->chunk_start[++g->chunks] = s;
     }
+  for (int c = 0; c < g->chunks; c++) /* insertion sort: at most RIVER_MAX_CHUNKS */
+    {
+      int at = c;
+      for (; at > 0 && chunk_size (g, g->chunk_order[at - 1]) < chunk_size (g, c); at--)
+        g->chunk_order[at] = g->chunk_order[at - 1];
+      g->chunk_order[at] = c;
+    }
 }
 
 typedef struct
@@ -352,29 +368,49 @@ typedef struct
   const RiverGrid *g;
   void (*task) (void *user, size_t first, size_t end);
   void *user;
-  int   first; /* the batch's first chunk */
+  int   first; /* the batch's first place in chunk_order */
 } AlongStack;
 
 static void
 run_chunk (void *user, int index)
 {
   const AlongStack *a = user;
-  const int         chunk = a->first + index;
+  const int         chunk = a->g->chunk_order[a->first + index];
   a->task (a->user, a->g->chunk_start[chunk], a->g->chunk_start[chunk + 1]);
+}
+
+/* The chunks from place `first` of chunk_order that run between two progress reports: as
+ * many as keep every thread busy for about as long as the batch's largest one, or for a
+ * RIVER_CHUNK_BATCHES-th of the map. */
+static int
+batch_end (const RiverGrid *g, int first, int threads)
+{
+  const size_t largest = chunk_size (g, g->chunk_order[first]);
+  const size_t share = g->cells / ((size_t) RIVER_CHUNK_BATCHES * threads);
+  const size_t room = (size_t) threads * (largest > share ? largest : share);
+  size_t       taken = 0;
+  int          end = first;
+  while (end < g->chunks && taken + chunk_size (g, g->chunk_order[end]) <= room)
+    taken += chunk_size (g, g->chunk_order[end++]);
+  return end > first ? end : first + 1;
 }
 
 TerrainStatus
 river_along_stack (const RiverGrid *g, void (*task) (void *user, size_t first, size_t end),
                    void *user, const TerrainProgress *progress, double from, double to)
 {
-  const int  batch = progress ? terrain_parallel_threads () : g->chunks;
+  const int  threads = terrain_parallel_threads ();
   AlongStack a = { g, task, user, 0 };
-  for (; a.first < g->chunks; a.first += batch)
+  size_t     done = 0;
+  while (a.first < g->chunks)
     {
-      if (terrain_progress_report (progress, from + (to - from) * a.first / g->chunks))
+      if (terrain_progress_report (progress, from + (to - from) * done / g->cells))
         return TERRAIN_CANCELLED;
-      terrain_parallel_for (g->chunks - a.first < batch ? g->chunks - a.first : batch,
-                            run_chunk, &a);
+      const int end = progress ? batch_end (g, a.first, threads) : g->chunks;
+      for (int c = a.first; c < end; c++)
+        done += chunk_size (g, g->chunk_order[c]);
+      terrain_parallel_for (end - a.first, run_chunk, &a);
+      a.first = end;
     }
   return TERRAIN_OK;
 }

@@ -22,8 +22,9 @@ extern const int RIVER_DX[RIVER_NEIGHBOURS], RIVER_DY[RIVER_NEIGHBOURS];
  * index is not the cell's plus a fixed offset. */
 #define RIVER_WRAPS (1u << RIVER_NEIGHBOURS)
 
-/* The passes along the receiver order run in this many batches of a chunk per thread
- * (they report progress between batches), on RIVER_MAX_CHUNKS chunks at most. */
+/* The passes along the receiver order run on this many chunks per thread, in about as many
+ * batches (they report progress between batches; fewer when a tree is larger than a
+ * chunk), on RIVER_MAX_CHUNKS chunks at most. */
 #define RIVER_CHUNK_BATCHES 8
 #define RIVER_MAX_CHUNKS    256
 
@@ -69,6 +70,7 @@ typedef struct
    * places chunk_start[c] .. chunk_start[c + 1] - 1. */
   int       chunks;
   size_t    chunk_start[RIVER_MAX_CHUNKS + 1];
+  int       chunk_order[RIVER_MAX_CHUNKS]; /* the chunks, largest first */
 } RiverGrid;
 
 /* ---- Floats ---- */
@@ -120,9 +122,10 @@ void          river_order_and_area (RiverGrid *g);
 /* The same in depth-first order (a cell's subtree right after it), with each place's
  * depth (steps to its root) in depth (cells floats). */
 void          river_order_depth_first_and_area (RiverGrid *g, int32_t *depth);
-/* Runs task (user, first, end) on every chunk's places, on the threads there are: trees
- * are independent, so the result is the one of a single pass in receiver order. With a
- * progress, a chunk per thread at a time, reporting on [from, to] before each batch. */
+/* Runs task (user, first, end) on every chunk's places, on the threads there are, largest
+ * chunk first: trees are independent, so the result is the one of a single pass in receiver
+ * order. With a progress, in batches of chunks (river-flow.c: batch_end), reporting on
+ * [from, to] before each. */
 TerrainStatus river_along_stack (const RiverGrid *g,
                                  void (*task) (void *user, size_t first, size_t end),
                                  void *user, const TerrainProgress *progress, double from,
