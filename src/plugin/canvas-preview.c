@@ -14,6 +14,12 @@ struct _TerrainCanvasPreview
   GimpProcedureConfig        *config;
   GimpImage                  *image;
   GimpDrawableFilter         *filter;
+  GimpDrawable               *layer;
+  /* When the layer carries visible effects: a copy of the image taken before the dialog's
+   * own effect was appended, its copy of the layer (the effects merged on first use). */
+  GimpImage                  *below_image;
+  GimpDrawable               *below;
+  gboolean                    below_merged, below_failed;
   gboolean                    was_clean;
   guint                       pending; /* the timeout that sends the latest settings */
   gulong                      changed;
@@ -39,6 +45,73 @@ settings_changed (GObject *config, GParamSpec *pspec, TerrainCanvasPreview *prev
     preview->pending = g_timeout_add (SEND_DELAY_MS, send_settings, preview);
 }
 
+/* Whether the layer carries an effect the canvas shows. */
+static gboolean
+has_visible_effects (GimpDrawable *drawable)
+{
+  GimpDrawableFilter **filters = gimp_drawable_get_filters (drawable);
+  gboolean             visible = FALSE;
+  for (GimpDrawableFilter **f = filters; f && *f && ! visible; f++)
+    visible = gimp_drawable_filter_get_visible (*f);
+  g_free (filters); /* transfer container: GIMP's objects stay */
+  return visible;
+}
+
+/* The item at the same place in a duplicate of its image: image duplicates keep the layer
+ * tree, but not always the tattoos (GIMP 3.2 gives new ones). */
+static GimpItem *
+same_item (GimpImage *image, GimpImage *copy, GimpItem *item)
+{
+  GimpItem *parent = gimp_item_get_parent (item);
+  const int position = gimp_image_get_item_position (image, item);
+  GimpItem *found = NULL;
+  GimpItem **siblings;
+  if (parent)
+    {
+      GimpItem *copy_parent = same_item (image, copy, parent);
+      siblings = copy_parent ? gimp_item_get_children (copy_parent) : NULL;
+    }
+  else
+    siblings = (GimpItem **) gimp_image_get_layers (copy);
+  for (int i = 0; siblings && siblings[i] && ! found; i++)
+    if (i == position)
+      found = siblings[i];
+  g_free (siblings);
+  return found;
+}
+
+/* libgimp gives no buffer of a layer with its effects: gimp_drawable_get_buffer is the
+ * layer's own pixels, and the thumbnail, which has them, is 8-bit sRGB in GIMP 3.2. A
+ * duplicate of the image (GIMP copies on write) keeps the layer's effects; merged there,
+ * they give the pixels the canvas shows under the dialog's effect, at full precision. */
+static void
+copy_effects_below (TerrainCanvasPreview *preview, GimpDrawable *drawable)
+{
+  if (! has_visible_effects (drawable))
+    return;
+  preview->below_image = gimp_image_duplicate (preview->image);
+  if (preview->below_image == NULL)
+    return;
+  gimp_image_undo_disable (preview->below_image);
+  GimpItem *item = same_item (preview->image, preview->below_image, GIMP_ITEM (drawable));
+  if (item && GIMP_IS_DRAWABLE (item))
+    preview->below = GIMP_DRAWABLE (item);
+}
+
+GimpDrawable *
+terrain_canvas_preview_input (TerrainCanvasPreview *preview)
+{
+  if (preview->below_image == NULL)
+    return preview->layer;
+  if (! preview->below_merged && ! preview->below_failed)
+    {
+      preview->below_failed = preview->below == NULL ||
+                              ! gimp_drawable_merge_filters (preview->below);
+      preview->below_merged = ! preview->below_failed;
+    }
+  return preview->below_merged ? preview->below : NULL;
+}
+
 TerrainCanvasPreview *
 terrain_canvas_preview_new (const TerrainProcedureInfo *info, GimpProcedureConfig *config,
                             GimpDrawable *drawable, gchar **why_not)
@@ -57,8 +130,10 @@ terrain_canvas_preview_new (const TerrainProcedureInfo *info, GimpProcedureConfi
   preview->config = config;
   preview->image = gimp_item_get_image (GIMP_ITEM (drawable));
   preview->filter = filter;
+  preview->layer = drawable;
   preview->was_clean = ! gimp_image_is_dirty (preview->image);
   gimp_image_undo_freeze (preview->image);
+  copy_effects_below (preview, drawable); /* before the dialog's own effect comes */
   terrain_native_filter_configure (filter, info, config);
   gimp_drawable_append_filter (drawable, filter);
   gimp_displays_flush ();
@@ -80,6 +155,8 @@ terrain_canvas_preview_free (TerrainCanvasPreview *preview)
     g_source_remove (preview->pending);
   g_signal_handler_disconnect (preview->config, preview->changed);
   gimp_drawable_filter_delete (preview->filter);
+  if (preview->below_image)
+    gimp_image_delete (preview->below_image);
   gimp_image_undo_thaw (preview->image);
   /* GIMP marks an image dirty when an effect comes or goes, undo history or not. */
   if (preview->was_clean)

@@ -20,6 +20,12 @@ TerrainCanvasPreview *terrain_canvas_preview_new (const TerrainProcedureInfo *in
 /* Shows or hides the result on the canvas. */
 void                  terrain_canvas_preview_show (TerrainCanvasPreview *preview, gboolean show);
 
+/* What the canvas's effect reads: the layer with the effects it carried when the dialog
+ * opened (the effects below, as the canvas shows them). That is the layer itself when it
+ * carried no visible effect; else a copy with those effects merged, made on the first call
+ * (GIMP computes them). NULL when GIMP could not merge them. */
+GimpDrawable         *terrain_canvas_preview_input (TerrainCanvasPreview *preview);
+
 /* Removes the effect, thaws the undo history and frees preview. */
 void                  terrain_canvas_preview_free (TerrainCanvasPreview *preview);
 

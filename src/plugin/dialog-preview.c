@@ -13,13 +13,17 @@ struct TerrainDialogPreview
   const TerrainProcedureInfo *info;
   GimpProcedureConfig        *config;
   GimpDrawable               *drawable;
+  /* Whose pixels the preview reads (heights and alpha): the canvas's input when GIMP shows
+   * the result there (the layer with its effects), else the layer. Set with the layer. */
+  TerrainCanvasPreview       *canvas;
+  GimpDrawable               *source;
   int                         width, height;
   /* The layer's heights, read once on the main thread (libgimp's pixel transfer is not
    * thread-safe) for the first job that needs them, then shared read-only with every job:
    * while GIMP renders the canvas it answers slowly, and a setting's change should not
    * wait for it. */
   float                      *layer;
-  GtkWidget                  *box, *scaled, *detail, *one_to_one, *status;
+  GtkWidget                  *box, *scaled, *detail, *one_to_one, *status, *without_effects;
   TerrainPreviewWorker       *worker;
   /* The last image drawn, and where: GimpPreview draws the untouched layer before it asks
    * for a new one, and the last result is a better thing to look at meanwhile. */
@@ -61,6 +65,23 @@ tick (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The drawable whose pixels the preview reads, found once: with the result on the canvas,
+ * what the canvas's effect reads (the effects below applied), else the layer itself. When
+ * GIMP could not apply those effects, the layer's own pixels, and a note says so. */
+static GimpDrawable *
+preview_source (TerrainDialogPreview *p)
+{
+  if (p->source)
+    return p->source;
+  p->source = p->canvas ? terrain_canvas_preview_input (p->canvas) : p->drawable;
+  if (p->source == NULL)
+    {
+      p->source = p->drawable;
+      gtk_widget_show (p->without_effects);
+    }
+  return p->source;
+}
+
 /* A snapshot of everything the worker needs, taken here on the main thread. */
 static TerrainPreviewJob *
 new_job (TerrainDialogPreview *p, GimpPreview *preview)
@@ -79,7 +100,7 @@ new_job (TerrainDialogPreview *p, GimpPreview *preview)
   if (terrain_reads_layer (p->info, job->values->values))
     {
       if (p->layer == NULL && (p->layer = g_try_new (float, (gsize) p->width * p->height)))
-        terrain_read_heights (p->drawable, p->layer);
+        terrain_read_heights (preview_source (p), p->layer);
       job->layer = p->layer;
     }
   return job;
@@ -121,7 +142,7 @@ draw (TerrainDialogPreview *p, GimpPreview *preview, const TerrainPreviewJob *jo
 
   if (colours < channels) /* alpha from the layer, at the preview's scale */
     {
-      GeglBuffer   *buffer = gimp_drawable_get_buffer (p->drawable);
+      GeglBuffer   *buffer = gimp_drawable_get_buffer (preview_source (p));
       GeglRectangle rect = { job->x, job->y, pw, ph };
       gegl_buffer_get (buffer, &rect, job->one_to_one ? 1.0 : (double) pw / p->width, format,
                        pixels, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
@@ -216,12 +237,13 @@ add_detail (TerrainDialogPreview *p)
 
 TerrainDialogPreview *
 terrain_dialog_preview_new (const TerrainProcedureInfo *info, GimpProcedureConfig *config,
-                            GimpDrawable *drawable)
+                            GimpDrawable *drawable, TerrainCanvasPreview *canvas)
 {
   TerrainDialogPreview *p = g_new0 (TerrainDialogPreview, 1);
   p->info = info;
   p->config = config;
   p->drawable = drawable;
+  p->canvas = canvas;
   p->width = gimp_drawable_get_width (drawable);
   p->height = gimp_drawable_get_height (drawable);
   p->worker = terrain_preview_worker_new (show, p);
@@ -238,6 +260,14 @@ terrain_dialog_preview_new (const TerrainProcedureInfo *info, GimpProcedureConfi
   gtk_widget_set_opacity (p->status, 0.0);
   gtk_box_pack_start (GTK_BOX (p->box), p->status, FALSE, FALSE, 0);
   gtk_widget_show (p->status);
+  /* Shown only when the preview cannot read what the canvas shows (preview_source). */
+  p->without_effects = gtk_label_new (_("This preview shows the layer without its effects; "
+                                        "the canvas shows the result."));
+  gtk_label_set_line_wrap (GTK_LABEL (p->without_effects), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (p->without_effects), 30);
+  gimp_label_set_attributes (GTK_LABEL (p->without_effects), PANGO_ATTR_STYLE,
+                             PANGO_STYLE_ITALIC, -1);
+  gtk_box_pack_start (GTK_BOX (p->box), p->without_effects, FALSE, FALSE, 0);
   gtk_widget_show (p->box);
   p->notify = g_signal_connect (config, "notify", G_CALLBACK (settings_changed), p);
   return p;

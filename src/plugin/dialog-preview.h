@@ -6,13 +6,19 @@
 
 #include <libgimp/gimpui.h>
 
+#include "canvas-preview.h"
 #include "procedure-info.h"
 
 typedef struct TerrainDialogPreview TerrainDialogPreview;
 
+/* With canvas (not NULL: GIMP shows the result on the canvas), the preview reads what the
+ * canvas's effect reads, the layer with the effects below applied, so the two never
+ * disagree; a note says so when GIMP could not give those pixels and the preview falls
+ * back to the layer's own. Without, it reads the layer's own pixels, as OK will. */
 TerrainDialogPreview *terrain_dialog_preview_new (const TerrainProcedureInfo *info,
                                                   GimpProcedureConfig *config,
-                                                  GimpDrawable *drawable);
+                                                  GimpDrawable *drawable,
+                                                  TerrainCanvasPreview *canvas);
 /* The box to pack into the dialog. */
 GtkWidget            *terrain_dialog_preview_widget (TerrainDialogPreview *preview);
 /* Stops the worker (waits for it) and frees everything; call before destroying the dialog. */

@@ -183,11 +183,13 @@ terrain_dialog_run (const TerrainProcedureInfo *info, GimpProcedure *procedure,
   gchar *why_not = NULL;
 
   GtkWidget            *dialog = gimp_procedure_dialog_new (procedure, config, NULL);
-  TerrainDialogPreview *preview = terrain_dialog_preview_new (info, config, drawable);
+  /* One picture: with the result on the canvas, the thumbnail reads what the canvas's
+   * effect reads (the effects below included), so the two show the same. */
+  TerrainCanvasPreview *canvas = terrain_canvas_preview_new (info, config, drawable, &why_not);
+  TerrainDialogPreview *preview = terrain_dialog_preview_new (info, config, drawable, canvas);
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))),
                       terrain_dialog_preview_widget (preview), TRUE, TRUE, 0);
 
-  TerrainCanvasPreview *canvas = terrain_canvas_preview_new (info, config, drawable, &why_not);
   if (canvas)
     {
       g_signal_connect (config, "notify::" TERRAIN_AUX_CANVAS, G_CALLBACK (canvas_toggled), canvas);

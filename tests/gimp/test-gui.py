@@ -16,6 +16,12 @@ With the GEGL module (GIMP runs the procedures' operations):
   - OK leaves one editable effect (the layer's pixels untouched); the layer's fx button
     opens it in GIMP's own filter dialog (WORKDIR/effect-dialog.png);
   - with "Merge filter" checked (its mnemonic), OK changes the pixels and leaves no effect.
+One picture: on a layer that already carries River Erosion over a Diamond-Square, left as
+effects, River Erosion's dialog is opened again (WORKDIR/on-effects-dialog.png, and beside
+the canvas WORKDIR/on-effects.png): its preview must show what the canvas shows (the
+effects below included), not the layer without them (before issue 22 it was plain white).
+Without the module the same (WORKDIR/on-effects-plug-in*.png): the preview shows what OK
+writes. $GUI_ONLY_BELOW=1 runs only those two.
 Without the module, the Diamond-Square dialog says why the plug-in writes the result
 itself (WORKDIR/without-module.png), and OK writes a full-range heightmap. Before that, in
 the same session, the preview is used as a person would (WORKDIR/gui-artifacts/*.png):
@@ -109,6 +115,31 @@ if SLOW:
     started = time.time()
     state["slow"] = run(SLOW, big, big_layer, Gimp.RunMode.INTERACTIVE)
     big.delete()
+if BELOW:
+    # A layer that already carries River Erosion over a Diamond-Square, left as effects (with
+    # the module; written, without): River Erosion's dialog again, then the result the canvas
+    # showed under it (that dialog's defaults on top of the effects, merged in a copy).
+    below = Gimp.Image.new_with_precision(512, 384, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
+    sketch = Gimp.Layer.new(below, "sketch", 512, 384, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
+    below.insert_layer(sketch, None, 0)
+    sketch.fill(Gimp.FillType.WHITE)
+    effect = {"non-destructive": True} if MODULE else {}
+    run(DS, below, sketch, Gimp.RunMode.NONINTERACTIVE, seed=1234, **effect)
+    run(BELOW, below, sketch, Gimp.RunMode.NONINTERACTIVE, **effect)
+    state["below effects"] = [f.get_operation_name() for f in sketch.get_filters()]
+    Gimp.Display.new(below)
+    below.clean_all()
+    Gimp.displays_flush()
+    state["below"] = run(BELOW, below, sketch, Gimp.RunMode.INTERACTIVE)
+    for name, again in ((BELOW_EXPORT + ".input.pgm", False), (BELOW_EXPORT, True)):
+        copy = below.duplicate()
+        result = copy.get_layers()[0]
+        if again:  # merged, with every effect below it
+            run(BELOW, copy, result, Gimp.RunMode.NONINTERACTIVE, **effect)
+        result.merge_filters()
+        Gimp.file_save(Gimp.RunMode.NONINTERACTIVE, copy, Gio.File.new_for_path(name), None)
+        copy.delete()
+    below.clean_all()
 state["before"] = snapshot(image, layer)
 for step in STEPS:
     state[step] = run(DS, image, layer, Gimp.RunMode.INTERACTIVE, seed=1234)
@@ -127,7 +158,7 @@ with open(STATE, "w") as f:
 
 
 class Gui:
-    def __init__(self, label, modules, steps, slow=None, binary=plugin, menu=None):
+    def __init__(self, label, modules, steps, slow=None, binary=plugin, menu=None, below=None):
         self.log = os.path.join(workdir, label + "-gimp.log")
         self.session = GimpSession(binary, os.path.join(workdir, "gimp-" + label),
                                    extra_plugins=("python-eval",), modules=modules)
@@ -137,10 +168,13 @@ class Gui:
         self.env = self.session.environment(display)
         self.state_file = os.path.join(workdir, label + "-state.json")
         self.export = os.path.join(workdir, label + "-export.pgm")
-        others = [proc for proc, _ in OTHERS] if modules else []
+        self.below_export = os.path.join(workdir, label + "-below.pgm")
+        others = [proc for proc, _ in OTHERS] if modules and not below else []
         script = ("WORKDIR = %r\nSTATE = %r\nEXPORT = %r\nDS = %r\nOTHERS = %r\nSTEPS = %r\nSLOW = %r\n"
-                  "MENU = %r\n" % (workdir, self.state_file, self.export, DS, others, steps, slow,
-                                    bool(modules) if menu is None else menu)) + SCRIPT
+                  "MENU = %r\nBELOW = %r\nBELOW_EXPORT = %r\nMODULE = %r\n"
+                  % (workdir, self.state_file, self.export, DS, others, steps, slow,
+                     bool(modules) if menu is None else menu, below, self.below_export,
+                     bool(modules))) + SCRIPT
         self.gimp = subprocess.Popen(self.session.command([script], gui=True, interpreter="python-fu-eval",
                                                           quit=False),
                                      env=self.env, stdout=subprocess.DEVNULL,
@@ -343,12 +377,100 @@ def use_slow_preview(gui):
     print("screenshots:\n  " + "\n  ".join(shots))
 
 
+# River Erosion's dialog on a layer that already carries effects (the script's BELOW).
+BELOW = "plug-in-terrain-river-erosion"
+CORNER = "320x240+0+0"  # the dialog's corner that holds its preview
+
+
+def gray(path, crop=None, size=None):
+    """A picture's gray levels (0-255), row by row: a crop of it, resized (box filter)."""
+    args = ["convert", path] + (["-crop", crop, "+repage"] if crop else []) + ["-colorspace", "gray"]
+    args += ["-filter", "box", "-resize", "%dx%d!" % size] if size else []
+    return list(subprocess.run(args + ["-depth", "8", "gray:-"], capture_output=True).stdout)
+
+
+def preview_crop(shot):
+    """Where the preview is in a dialog shot, as a crop: the first thing in its top left
+    corner that is not the dialog's background, as far as it goes right and down."""
+    w, h = (int(v) for v in CORNER.split("+")[0].split("x"))
+    px = gray(shot, CORNER)
+    if len(px) != w * h:
+        return None
+    background = max(set(px), key=px.count)  # the window's frame differs
+    inside = [i for i, v in enumerate(px) if abs(v - background) > 2 and i % w > 4 and i // w > 4]
+    if not inside:
+        return None
+    y0, x0 = divmod(inside[0], w)
+    def end(at, step, stop):  # where 6 pixels of background in a row begin (a terrain
+        run = 0               # may hold single pixels of the background's shade)
+        while at < stop and run < 6:
+            run = run + 1 if abs(px[at] - background) <= 2 else 0
+            at += step
+        return at - run * step
+    x1 = (end(y0 * w + x0, 1, (y0 + 1) * w) - y0 * w)
+    y1 = (end(y0 * w + x0, w, h * w) - x0) // w
+    return "%dx%d+%d+%d" % (x1 - x0, y1 - y0, x0, y0)
+
+
+def open_on_effects(gui, label):
+    """River Erosion's dialog opened again on a layer that carries River Erosion over a
+    Diamond-Square: the dialog shot (WORKDIR/<label>-dialog.png), then beside the canvas
+    (WORKDIR/<label>.png); the dialog shot and where its preview is, or None."""
+    window = gui.wait_for("River Erosion")
+    if not checks.check(bool(window), "%s: River Erosion's dialog did not appear" % label):
+        return None
+    gui.xdotool("windowmove", window, "990", "0")
+    gui.xdotool("mousemove", "1590", "990")
+    time.sleep(3.0)  # the canvas renders the effects; the preview its thumbnail
+    gui.settled(window, CORNER)
+    shot = gui.shoot(label + "-dialog.png", window)
+    gui.shoot(label + ".png", crop="1600x800+0+0")
+    gui.keys(window, "Escape")
+    gui.gone(window)
+    return shot, preview_crop(shot)
+
+
+def one_picture(gui, label, seen):
+    """The preview shows what the canvas shows under the dialog (with the module) or what OK
+    writes (without): the result of River Erosion's defaults on the layer with its effects,
+    which the script exported, and not that layer (the effects alone) nor a blank. Compared
+    at 50 x 38, where the preview's sampling and the export's scaling agree: mean distances
+    measured 1.5 gray levels from the result and 13 from the effects alone."""
+    if not checks.check(seen and seen[1], "%s: no preview found in the dialog" % label):
+        return
+    shot, crop = seen
+    size = (50, 38)
+    preview = gray(shot, crop, size)
+    result = gray(gui.below_export, None, size)
+    alone = gray(gui.below_export + ".input.pgm", None, size)
+    def distance(a, b):
+        return sum(abs(x - y) for x, y in zip(a, b)) / max(1, len(a)) if len(a) == len(b) else 255.0
+    to_result, to_alone = distance(preview, result), distance(preview, alone)
+    print("%s: the preview (%s) is %.2f gray levels from the result, %.2f from the effects alone"
+          % (label, crop, to_result, to_alone))
+    checks.check(colours(shot, crop) > 100, "%s: the preview shows no terrain" % label)
+    checks.check(to_result <= 4.0 and to_result < to_alone / 2,
+                 "%s: the preview disagrees with the result (%.2f gray levels from it, %.2f from "
+                 "the layer's effects alone)" % (label, to_result, to_alone))
+
+
 def no_warnings(gui):
     """GIMP, GTK or the plug-in printed no warning or critical but GIMP's own
     (gimp_warnings.py), e.g. GimpProcedureDialog's "no mnemonic for property"."""
     found = not_gimps_own(gui.log)
     checks.check(not found, "%s: %d warnings:\n  %s" % (os.path.basename(gui.log), len(found),
                                                          "\n  ".join(found[:30])))
+
+
+if os.environ.get("GUI_ONLY_BELOW"):
+    for label, modules in (("on-effects", [module]), ("on-effects-plug-in", [])):
+        gui = Gui(label, modules, [], below=BELOW, menu=False)
+        seen = open_on_effects(gui, label)
+        state = gui.finish()
+        no_warnings(gui)
+        one_picture(gui, label, seen)
+    checks.done()
+    sys.exit()
 
 
 if os.environ.get("GUI_ONLY_RESPONSIVE"):
@@ -478,9 +600,21 @@ checks.check(state.get("merge") == "success" and merged.get("effects") == [] and
              merged.get("pixels") != before.get("pixels"),
              "OK with Merge filter did not change the pixels without an effect: %s" % merged)
 
+# One picture: on a layer that carries effects, the preview shows what the canvas shows.
+if module:
+    gui = Gui("on-effects", [module], [], below=BELOW, menu=False)
+    seen = open_on_effects(gui, "on-effects")
+    state = gui.finish()
+    no_warnings(gui)
+    checks.check(state.get("below effects") == ["terrain:river-erosion", "terrain:diamond-square"],
+                 "the layer did not carry the two effects: %s" % state.get("below effects"))
+    checks.check(state.get("below") == "cancel", "Escape gave %s" % state.get("below"))
+    one_picture(gui, "on-effects", seen)
+
 # Without the module: the dialog says why, and OK writes the pixels in the plug-in.
-gui = Gui("plug-in", [], ["merge"], slow="plug-in-terrain-hydraulic-erosion")
+gui = Gui("plug-in", [], ["merge"], slow="plug-in-terrain-hydraulic-erosion", below=BELOW)
 use_slow_preview(gui)
+seen = open_on_effects(gui, "on-effects-plug-in")
 window = gui.wait_for("Diamond-Square")
 if checks.check(bool(window), "the Diamond-Square dialog without the module did not appear"):
     gui.xdotool("mousemove", "1590", "990")  # not where "+" was clicked: no tooltip over it
@@ -490,6 +624,7 @@ if checks.check(bool(window), "the Diamond-Square dialog without the module did 
 state = gui.finish()
 no_warnings(gui)
 checks.check(state.get("slow") == "cancel", "Escape in the slow dialog gave %s" % state.get("slow"))
+one_picture(gui, "on-effects-plug-in", seen)
 checks.check(state.get("merge") == "success" and state.get("after merge", {}).get("effects") == [],
              "without the module OK gave %s, %s" % (state.get("merge"), state.get("after merge")))
 if checks.check(os.path.exists(gui.export), "OK did not lead to an export"):
