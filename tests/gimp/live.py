@@ -184,9 +184,7 @@ class Live:
             now = self.grab()
             if now != last:
                 last, changed_at = now, look
-            quiet = max([up] + [t for t, _, _ in self.renders(down)] + self.asked(down) +
-                        [t for t, _ in self.gaps(down)])
-            if look - quiet >= QUIET and look - (changed_at or up) >= QUIET or look - up > 180:
+            if self.quiet(down) and look - (changed_at or up) >= QUIET or look - up > 180:
                 break
             time.sleep(0.05)
         result = self.measure(down, up)
@@ -217,13 +215,20 @@ class Live:
         return [(t, int(m.group(3))) for t, m in _lines(self.mainloop_log, r"pid (\d+) alive (\d+) ticks")
                 if m.group(2) == pid]
 
+    def quiet(self, since):
+        """Whether GIMP is done: its main loop runs now (the probe's last one-second summary
+        is recent: a loop blocked in a render writes none, and a render logs only when it
+        begins and ends) and has run for QUIET seconds since the last render or stall."""
+        last = max([since] + [t for t, _, _ in self.renders(since)] + self.asked(since) +
+                   [t for t, _ in self.gaps(since)])
+        alive = max([t for t, _ in self.ticks()] + [0.0])
+        return time.monotonic() - alive <= 1.5 and alive - last >= QUIET
+
     def settle(self, since, seconds=180):
-        """Waits until neither a render nor a stall has been logged for QUIET seconds."""
+        """Waits until GIMP is done (quiet); False if it never was."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            last = max([since] + [t for t, _, _ in self.renders(since)] + self.asked(since) +
-                       [t for t, _ in self.gaps(since)])
-            if time.monotonic() - last >= QUIET:
+            if self.quiet(since):
                 return True
             time.sleep(0.1)
         return False
