@@ -38,7 +38,7 @@ def ms(seconds):
     return "-" if seconds is None else "%.0f" % (seconds * 1000)
 
 
-def table(results, strokes):
+def table(results):
     print("| effect, 1024² GRAY u16 | strokes | mouse up -> render done (ms) | mouse up -> "
           "main loop free (ms) | longest main-loop stall, median / max (ms) | renders computed "
           "during / after the stroke (median) | Ctrl+Z, Ctrl+Y |")
@@ -80,7 +80,7 @@ def main():
         live.shoot("last-stroke.png")
     finally:
         code = live.finish()
-    table(results, a.strokes)
+    table(results)
     if dialog[0] is not None:
         print("\nRiver Erosion dialog, OK after its canvas preview: the module logged %s; the "
               "script saw %s" % ([r[1] for r in dialog[0]] or "nothing", dialog[1]))
