@@ -3,6 +3,7 @@
  * GEGL's threads there. */
 #define _GNU_SOURCE /* dladdr */
 #include "huge-pages.h"
+#include "mainloop-probe.h"
 #include "operation.h"
 
 #include <glib/gi18n-lib.h>
@@ -89,5 +90,6 @@ gegl_module_register (GTypeModule *module)
   terrain_use_huge_pages ();
   for (int i = 0; terrain_procedures[i]; i++)
     terrain_operation_register (module, terrain_procedures[i]);
+  terrain_mainloop_probe_start ();
   return TRUE;
 }

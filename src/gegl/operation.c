@@ -2,6 +2,7 @@
 
 #include "heightmap.h"
 #include "huge-pages.h"
+#include "mainloop-probe.h"
 #include "op-properties.h"
 #include "pixel-codec.h"
 #include "result-cache.h"
@@ -246,8 +247,10 @@ result_key (GeglOperation *operation, const TerrainPixelCodec *codec, const Gegl
   return terrain_result_hasher_key (&hasher);
 }
 
-/* Appends "terrain:NAME " and the message to the file TERRAIN_RENDER_LOG names, when it
- * does: how tests (and the curious) see what GIMP's process asked for, computed and reused. */
+/* Appends the time (CLOCK_MONOTONIC seconds, as the main-loop probe's and Python's
+ * time.monotonic()), "terrain:NAME " and the message to the file TERRAIN_RENDER_LOG names,
+ * when it does: how tests (and the curious) see what GIMP's process asked for, computed and
+ * reused, and when. */
 static void G_GNUC_PRINTF (2, 3)
 log_render (GeglOperation *operation, const char *format, ...)
 {
@@ -256,7 +259,8 @@ log_render (GeglOperation *operation, const char *format, ...)
   va_list     args;
   if (log == NULL)
     return;
-  fprintf (log, "%s ", gegl_operation_get_name (operation));
+  fprintf (log, "%.6f %s ", (double) g_get_monotonic_time () / G_USEC_PER_SEC,
+           gegl_operation_get_name (operation));
   va_start (args, format);
   vfprintf (log, format, args);
   va_end (args);
@@ -370,8 +374,8 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   GeglRectangle               area;
   TerrainResult              *result = NULL;
   char                        why[256] = "";
-  log_render (operation, "asked for %dx%d at %d,%d, level %d", roi->width, roi->height, roi->x,
-              roi->y, level);
+  log_render (operation, "asked for %dx%d at %d,%d, level %d, in %s", roi->width, roi->height,
+              roi->x, roi->y, level, terrain_probe_thread_name ());
   terrain_pixel_codec (OPERATION (operation)->format, &codec);
 
   TerrainStatus status = render (operation, input, roi, &codec, &result, &area, why,

@@ -20,11 +20,12 @@ SYSTEM_PLUGINS = ("script-fu", "file-png", "file-pnm", "file-raw-data")
 # Python-Fu code for scripts that run inside GIMP (after importing Gimp): calling a
 # procedure on one layer, and finding our plug-in's processes.
 PYTHON_FU_HELPERS = r'''
-def run_procedure(name, image, layer, **args):
-    # Runs a drawable procedure non-interactively; True when it succeeded.
+def run_procedure(name, image, layer, run_mode=None, **args):
+    # Runs a drawable procedure (non-interactively unless run_mode says otherwise); True
+    # when it succeeded.
     proc = Gimp.get_pdb().lookup_procedure(name)
     config = proc.create_config()
-    config.set_property("run-mode", Gimp.RunMode.NONINTERACTIVE)
+    config.set_property("run-mode", Gimp.RunMode.NONINTERACTIVE if run_mode is None else run_mode)
     config.set_property("image", image)
     config.set_core_object_array("drawables", [layer])
     for key, value in args.items():
@@ -194,12 +195,14 @@ class GimpSession:
         return env
 
     def command(self, scheme_commands, gui=False, images=(), interpreter="plug-in-script-fu-eval",
-                quit=True):
+                quit=True, data=False):
+        """data: load brushes, patterns, gradients... (-d skips them: a faster start, but
+        no brush to paint with)."""
         # GIMP rewrites the gimprc it was given: write it anew for every run.
         with open(self.gimprc, "w") as f:
             f.write(self.gimprc_text)
-        cmd = ["gimp-3" if gui else "gimp-console-3", "-n", "-d", "-f", "-g", self.gimprc,
-               "--batch-interpreter=" + interpreter]
+        cmd = ["gimp-3" if gui else "gimp-console-3", "-n"] + ([] if data else ["-d"]) + \
+              ["-f", "-g", self.gimprc, "--batch-interpreter=" + interpreter]
         if gui:
             cmd += ["-s"]
         else:

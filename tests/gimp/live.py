@@ -1,0 +1,322 @@
+"""Paint strokes on a layer that carries an effect, in real gimp-3 under Xvfb, and what they
+cost: the shared driver of tests/gimp/test-live.py (a light check) and
+tests/bench/gimp/bench-live.py (the benchmark).
+
+GIMP runs with gimp-terrain's GEGL module, which writes two logs (src/gegl):
+  - TERRAIN_RENDER_LOG: every call GIMP makes to a terrain operation ("asked for ...") and
+    every whole-layer render ("WxH: computed|reused|failed"), each line with its time;
+  - TERRAIN_MAINLOOP_LOG: a 2 ms high-priority timeout in GIMP's main loop logs every gap
+    between its ticks of 10 ms or more: how long the loop that draws the canvas and takes
+    the mouse was blocked (mainloop-probe.h).
+Both times are CLOCK_MONOTONIC seconds, as time.monotonic() here (the same machine).
+
+A Python-Fu script in the session makes a 1024² GRAY u16 image holding an Infinite Field
+and shows it; with `dialog`, it first runs the River Erosion dialog (the driver presses OK
+once the canvas shows the preview: an editable effect stays). Then, for each effect in turn,
+it puts that effect (alone) on the layer, says so with a flag file and waits for the
+driver's flag to go on. The driver paints with the Paintbrush (key "p", GIMP's default brush)
+with xdotool, as a person would.
+"""
+import os
+import re
+import statistics
+import subprocess
+import time
+
+from gimpsession import PYTHON_FU_HELPERS, GimpSession, start_xvfb
+
+SIZE = 1024
+RIVER_DIALOG = "plug-in-terrain-river-erosion"
+# The canvas of a 1024² image on this 1600x1000 screen, GIMP's default single-window layout
+# (zoomed to 66.7 %): where strokes go, and the crop a screenshot compares.
+CANVAS = (220, 100, 890, 770)
+CANVAS_CROP = "%dx%d+%d+%d" % (CANVAS[2] - CANVAS[0], CANVAS[3] - CANVAS[1], CANVAS[0], CANVAS[1])
+QUIET = 1.0  # seconds without a render or a main-loop stall: the stroke's work is over
+
+SCRIPT = r"""
+import os, time
+import gi
+gi.require_version("Gimp", "3.0")
+from gi.repository import Gimp
+""" + PYTHON_FU_HELPERS + r"""
+def flag(name):
+    open(os.path.join(WORKDIR, name), "w").close()
+
+def wait_flag(name):
+    while not os.path.exists(os.path.join(WORKDIR, name)):
+        time.sleep(0.1)
+
+image = Gimp.Image.new_with_precision(SIZE, SIZE, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
+layer = Gimp.Layer.new(image, "heights", SIZE, SIZE, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
+image.insert_layer(layer, None, 0)
+layer.merge_filter(Gimp.DrawableFilter.new(layer, "terrain:field", ""))
+image.clean_all()
+Gimp.Display.new(image)
+Gimp.displays_flush()
+if DIALOG:
+    flag("dialog")
+    ok = run_procedure(DIALOG, image, layer, run_mode=Gimp.RunMode.INTERACTIVE)
+    with open(os.path.join(WORKDIR, "dialog-result"), "w") as f:
+        f.write("%s %s" % (ok, [f.get_operation_name() for f in layer.get_filters()]))
+for i, op in enumerate(EFFECTS):
+    if [f.get_operation_name() for f in layer.get_filters()] != ([op] if op else []):
+        for f in layer.get_filters():
+            f.delete()
+        if op:
+            layer.append_filter(Gimp.DrawableFilter.new(layer, op, ""))
+    Gimp.displays_flush()
+    flag("effect-%d" % i)
+    wait_flag("next-%d" % i)
+image.clean_all()  # quitting asks nothing
+flag("finished")
+"""
+
+
+def _lines(path, pattern):
+    """(time, match) for each line of the log that matches pattern after the time; the
+    match's group 1 is the time, the pattern's groups follow."""
+    found = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"(\d+\.\d+) " + pattern, line)
+                if m:
+                    found.append((float(m.group(1)), m))
+    return found
+
+
+class Live:
+    """One GIMP session under Xvfb; effects: operation names ("" for none), in order."""
+
+    def __init__(self, plugin, module, workdir, effects, dialog=False):
+        self.workdir = workdir
+        os.makedirs(workdir, exist_ok=True)
+        for stale in os.listdir(workdir):
+            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog")) \
+                    or stale == "finished":
+                os.remove(os.path.join(workdir, stale))
+        self.render_log = os.path.join(workdir, "render.log")
+        self.mainloop_log = os.path.join(workdir, "mainloop.log")
+        self.session = GimpSession(plugin, os.path.join(workdir, "gimp"),
+                                   extra_plugins=("python-eval",), modules=(module,))
+        self.xvfb, display = start_xvfb()
+        self.env = self.session.environment(display)
+        self.env.update(TERRAIN_RENDER_LOG=self.render_log, TERRAIN_MAINLOOP_LOG=self.mainloop_log)
+        script = "WORKDIR = %r\nSIZE = %d\nEFFECTS = %r\nDIALOG = %r\n" % (
+            workdir, SIZE, list(effects), RIVER_DIALOG if dialog else None) + SCRIPT
+        self.gimp = subprocess.Popen(
+            self.session.command([script], gui=True, interpreter="python-fu-eval", quit=False, data=True),
+            env=self.env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, "gimp.log"), "w"))
+        self.window = None
+
+    # ---- GIMP's windows, the keyboard and the mouse ----
+
+    def xdotool(self, *args):
+        return subprocess.run(["xdotool"] + [str(a) for a in args], env=self.env,
+                              capture_output=True, text=True).stdout
+
+    def find(self, title, seconds=240):
+        deadline = time.time() + seconds
+        while time.time() < deadline and self.gimp.poll() is None:
+            found = self.xdotool("search", "--onlyvisible", "--name", title).split()
+            if found:
+                return found[0]
+            time.sleep(0.3)
+        return None
+
+    def wait_file(self, name, seconds=300):
+        deadline = time.time() + seconds
+        path = os.path.join(self.workdir, name)
+        while not os.path.exists(path) and time.time() < deadline and self.gimp.poll() is None:
+            time.sleep(0.2)
+        return os.path.exists(path)
+
+    def flag(self, name):
+        open(os.path.join(self.workdir, name), "w").close()
+
+    def keys(self, *keys, window=None):
+        """Keys to the image window (or window): no window manager, so focus it first."""
+        self.xdotool("windowfocus", "--sync", window or self.image_window())
+        for key in keys:
+            self.xdotool("key", key)
+            time.sleep(0.3)
+
+    def image_window(self):
+        if not self.window:
+            self.window = self.find(".*– GIMP$")
+        return self.window
+
+    def grab(self):
+        """The canvas's pixels, raw: for comparisons."""
+        return subprocess.run(["import", "-window", "root", "-crop", CANVAS_CROP, "rgb:-"],
+                              env=self.env, capture_output=True).stdout
+
+    def shoot(self, name):
+        path = os.path.join(self.workdir, name)
+        subprocess.run(["import", "-window", "root", path], env=self.env, check=False)
+        return path
+
+    def stroke(self, k, steps=12):
+        """Stroke number k with the mouse: a diagonal line, each stroke elsewhere so that it
+        changes pixels no earlier stroke made black. Returns (mouse down, mouse up) times."""
+        x0, y0, x1, y1 = CANVAS
+        y = y0 + 40 + (k * 53) % (y1 - y0 - 160)
+        x = x0 + 40 + (k * 37) % 120
+        self.xdotool("mousemove", x, y)
+        down = time.monotonic()
+        self.xdotool("mousedown", 1)
+        for i in range(1, steps + 1):
+            self.xdotool("mousemove", x + i * (x1 - x0 - 240) // steps, y + i * 8)
+            time.sleep(0.02)
+        self.xdotool("mouseup", 1)
+        return down, time.monotonic()
+
+    def stroke_on_screen(self, k):
+        """A stroke timed on the screen as well: the canvas is grabbed again and again (each
+        look costs tens of ms of CPU: only for a confirmation) until it has not changed for
+        QUIET seconds after GIMP's work. Live.measure's figures plus "screen": mouse up -> the
+        start of the first look that saw the canvas as it stays; "changed": whether it did."""
+        before = last = self.grab()
+        down, up = self.stroke(k)
+        changed_at = None
+        while True:
+            look = time.monotonic()
+            now = self.grab()
+            if now != last:
+                last, changed_at = now, look
+            if self.quiet(down) and look - (changed_at or up) >= QUIET or look - up > 180:
+                break
+            time.sleep(0.05)
+        result = self.measure(down, up)
+        result.update(screen=None if changed_at is None else changed_at - up, changed=last != before)
+        return result
+
+    # ---- What GIMP's process logged ----
+
+    def renders(self, since, until=float("inf")):
+        """[(time, "computed"|"reused"|"failed", op)] of whole-layer renders in the window."""
+        return [(t, m.group(3), m.group(2)) for t, m in
+                _lines(self.render_log, r"(terrain:\S+) \d+x\d+: (computed|reused|failed)$")
+                if since <= t <= until]
+
+    def asked(self, since, until=float("inf")):
+        return [t for t, _ in _lines(self.render_log, r"terrain:\S+ asked for ") if since <= t <= until]
+
+    def gaps(self, since, until=float("inf")):
+        """[(end, ms)] of GIMP's main-loop stalls (gaps between the probe's ticks) that overlap
+        the window; GIMP's pid only (the plug-ins load the module too)."""
+        pid = str(self.gimp.pid)
+        return [(t, float(m.group(3))) for t, m in _lines(self.mainloop_log, r"pid (\d+) gap (\S+) ms")
+                if m.group(2) == pid and t >= since and t - float(m.group(3)) / 1000 <= until]
+
+    def ticks(self):
+        """The probe's one-second summaries in GIMP's process: [(time, ticks)]."""
+        pid = str(self.gimp.pid)
+        return [(t, int(m.group(3))) for t, m in _lines(self.mainloop_log, r"pid (\d+) alive (\d+) ticks")
+                if m.group(2) == pid]
+
+    def quiet(self, since):
+        """Whether GIMP is done: its main loop runs now (the probe's last one-second summary
+        is recent: a loop blocked in a render writes none, and a render logs only when it
+        begins and ends) and has run for QUIET seconds since the last render or stall."""
+        last = max([since] + [t for t, _, _ in self.renders(since)] + self.asked(since) +
+                   [t for t, _ in self.gaps(since)])
+        alive = max([t for t, _ in self.ticks()] + [0.0])
+        return time.monotonic() - alive <= 1.5 and alive - last >= QUIET
+
+    def settle(self, since, seconds=180):
+        """Waits until GIMP is done (quiet); False if it never was."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.quiet(since):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def measure(self, down, up):
+        """One stroke's figures, once it settled: {renders during the stroke, after it,
+        mouse up -> last render done (s), mouse up -> main loop free (s), longest stall (ms)}."""
+        after = self.renders(up)
+        during = self.renders(down, up)
+        done = after[-1][0] if after else None
+        stalls = self.gaps(down)
+        # The loop is free again when the last stall that began before the work was over ended.
+        work_end = max([up] + ([done] if done else []))
+        ends = [end for end, ms in stalls if end - ms / 1000 <= work_end + 0.05]
+        free = max([work_end] + ends)
+        return {"computed during": sum(1 for r in during if r[1] == "computed"),
+                "computed after": sum(1 for r in after if r[1] == "computed"),
+                "results after": [r[1] for r in after],
+                "render done": None if done is None else done - up,
+                "loop free": free - up,
+                "longest stall": max([ms for _, ms in stalls] + [0.0])}
+
+    def finish(self):
+        """Quits GIMP (Ctrl+Q once the script is done) and Xvfb."""
+        if self.wait_file("finished", 60) and self.image_window():
+            self.keys("ctrl+q")
+        try:
+            self.gimp.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.gimp.kill()
+            self.gimp.wait()
+        self.xvfb.terminate()
+        return self.gimp.returncode
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def press_ok_after_preview(live):
+    """The River Erosion dialog: once its preview is on the canvas, OK. Returns (the renders
+    the module logged after OK, what the script saw: "True ['terrain:river-erosion']")."""
+    if not (live.wait_file("dialog") and live.find("River Erosion")):
+        return None, "no dialog"
+    window = live.find("River Erosion")
+    deadline = time.monotonic() + 120
+    while not live.renders(0) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    live.settle(0)
+    ok_at = time.monotonic()
+    live.keys("alt+o", window=window)
+    live.wait_file("dialog-result", 60)
+    live.settle(ok_at)
+    with open(os.path.join(live.workdir, "dialog-result")) as f:
+        return live.renders(ok_at), f.read()
+
+
+def paint(live, effects, strokes, undo=True, on_stroke=None, confirm=()):
+    """For each effect the script puts on the layer: `strokes` strokes, each measured once
+    GIMP is done with it (Live.measure); then, with undo, Ctrl+Z and Ctrl+Y of the last
+    stroke and the renders each led to. on_stroke(live, op, k) may look at the screen after
+    each stroke; an effect in `confirm` gets one more stroke, timed on the screen too
+    (Live.stroke_on_screen). Returns {op: {"strokes": [...], "screen": {...}, "undo": [...],
+    "redo": [...]}}."""
+    results, k = {}, 0
+    for i, op in enumerate(effects):
+        since = time.monotonic()
+        if not live.wait_file("effect-%d" % i):
+            break
+        live.settle(since)  # the effect's first render
+        if i == 0:
+            live.keys("p")  # the Paintbrush
+        result = results[op] = {"strokes": []}
+        for _ in range(strokes):
+            down, up = live.stroke(k)
+            k += 1
+            live.settle(down)
+            result["strokes"].append(live.measure(down, up))
+            if on_stroke:
+                on_stroke(live, op, k)
+        if op in confirm:
+            result["screen"] = live.stroke_on_screen(k)
+            k += 1
+        for name, key in (("undo", "ctrl+z"), ("redo", "ctrl+y")) if undo else ():
+            pressed = time.monotonic()
+            live.keys(key)
+            live.settle(pressed)
+            result[name] = [r[1] for r in live.renders(pressed)]
+        live.flag("next-%d" % i)
+    return results

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""GUI test: paint strokes on a layer with a terrain effect, in real gimp-3 under Xvfb
+(live.py says how it is driven), the light variant of tests/bench/gimp/bench-live.py.
+
+Checks, with River Erosion and Smooth Heightmap as effects on a 1024² GRAY u16 layer:
+  - the main-loop probe runs in GIMP's process, in its main thread, and ticks;
+  - OK in the River Erosion dialog once its preview is on the canvas leaves the effect and
+    computes nothing again (the module's kept result);
+  - every stroke leads to a new render ("computed"), and a River Erosion stroke changes the
+    canvas on the screen;
+  - Ctrl+Z and Ctrl+Y of a stroke compute nothing (kept results);
+  - GIMP quits cleanly.
+The times (mouse up to the render, the longest main-loop stall) are printed, not checked:
+they vary too much on a loaded machine.
+
+usage: test-live.py PLUGIN_BINARY GEGL_MODULE WORKDIR
+"""
+import os
+import re
+import sys
+
+from checks import Checks
+from live import Live, paint, press_ok_after_preview
+
+plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
+checks = Checks("gimp-live")
+RIVER, SMOOTH = "terrain:river-erosion", "terrain:smooth"
+
+live = Live(plugin, module, workdir, [RIVER, SMOOTH], dialog=True)
+try:
+    after_ok, seen = press_ok_after_preview(live)
+    results = paint(live, [RIVER, SMOOTH], 2, confirm=(RIVER,))
+    live.shoot("after-strokes.png")
+    ticks = live.ticks()
+finally:
+    code = live.finish()
+
+log = open(live.mainloop_log).read() if os.path.exists(live.mainloop_log) else ""
+checks.check(re.search(r"pid %d first tick, in the main thread" % live.gimp.pid, log),
+             "the probe did not tick in GIMP's main thread:\n" + log[:500])
+checks.check(len(ticks) >= 3 and max(n for _, n in ticks) >= 50,
+             "the probe hardly ticked: %s" % ticks[:10])
+checks.check(seen == "True ['%s']" % RIVER, "OK in the dialog left: %s" % seen)
+checks.check(after_ok is not None and "computed" not in [r[1] for r in after_ok],
+             "OK after the canvas preview computed again: %s" % after_ok)
+for op in (RIVER, SMOOTH):
+    result = results.get(op, {})
+    strokes = result.get("strokes", []) + ([result["screen"]] if "screen" in result else [])
+    checks.check(len(strokes) >= 2, "%s: %d strokes measured" % (op, len(strokes)))
+    for i, stroke in enumerate(strokes):
+        checks.check(stroke["computed during"] + stroke["computed after"] >= 1,
+                     "%s: stroke %d led to no new render: %s" % (op, i + 1, stroke))
+        print("%s stroke %d: mouse up -> render done %s s, -> main loop free %.3f s; longest stall "
+              "%.0f ms; computed during / after: %d / %d" % (
+                  op, i + 1, "-" if stroke["render done"] is None else "%.3f" % stroke["render done"],
+                  stroke["loop free"], stroke["longest stall"], stroke["computed during"],
+                  stroke["computed after"]))
+    for name in ("undo", "redo"):
+        checks.check("reused" in result.get(name, []) and "computed" not in result.get(name, []),
+                     "%s: %s gave %s, not the kept result" % (op, name, result.get(name)))
+screen = results.get(RIVER, {}).get("screen", {})
+checks.check(screen.get("changed"), "a River Erosion stroke did not change the canvas")
+checks.check(code == 0, "gimp exited %s" % code)
+checks.done()
