@@ -498,6 +498,40 @@ print_table (const Row *rows, int n, int markdown, int quick)
     }
 }
 
+/* How far the analytical result is from the simulated one: the root mean square of their
+ * difference, and its share of the simulated result's own root mean square departure from
+ * its mean (grown ranges: both are stretched onto [0, 1]). Eroding the layer (the defaults)
+ * the share is of the simulation's change, which needs the input: run_ds gives it again. */
+static void
+print_river_agreement (const float *analytical, const float *simulated, size_t count,
+                       double uplift_m, int markdown)
+{
+  float *input = uplift_m == 0.0 ? malloc (count * sizeof (float)) : NULL;
+  if (uplift_m == 0.0 && (input == NULL || run_ds (input, NULL, (int) sqrt ((double) count))
+                                             != TERRAIN_OK))
+    {
+      free (input);
+      return;
+    }
+  double mean = 0.0, apart = 0.0, spread = 0.0;
+  for (size_t i = 0; i < count; i++)
+    mean += simulated[i];
+  mean /= (double) count;
+  for (size_t i = 0; i < count; i++)
+    {
+      const double d = (double) analytical[i] - simulated[i];
+      const double s = input ? (double) simulated[i] - input[i] : simulated[i] - mean;
+      apart += d * d;
+      spread += s * s;
+    }
+  printf ("%sriver erosion, analytical against simulated, %s: root mean square difference "
+          "%.4f, %.2f of the simulation's %s\n", markdown ? "- " : "bench-core: ",
+          uplift_m == 0.0 ? "defaults" : "grown ranges", sqrt (apart / (double) count),
+          spread > 0.0 ? sqrt (apart / spread) : 0.0,
+          input ? "change (root mean square)" : "relief (root mean square about its mean)");
+  free (input);
+}
+
 /* River erosion's quality on the Diamond-Square map (not a time): are the channels those of
  * real rivers (log S against log A over cells draining at least 1/1000 of the map has the
  * slope -m / n) and does every cell drain (closed pits under 0.1 %)? The law holds where
@@ -512,11 +546,14 @@ print_river_quality (int side, int markdown)
 {
   const size_t count = (size_t) side * side;
   static const double uplift_m[] = { 0.0, 0.4, 0.5, 0.6 }; /* 0: the defaults */
-  float *f = malloc (count * sizeof (float));
+  enum { CASES = sizeof uplift_m / sizeof uplift_m[0] };
+  float *input = malloc (count * sizeof (float));
+  float *analytical = malloc (CASES * count * sizeof (float)); /* each case's, to compare */
   printf ("\n");
-  for (size_t k = 0; f && k < 2 * sizeof uplift_m / sizeof uplift_m[0]; k++)
+  for (size_t k = 0; input && analytical && k < 2 * CASES; k++)
     {
-      const size_t m = k % (sizeof uplift_m / sizeof uplift_m[0]);
+      const size_t m = k % CASES;
+      float       *f = analytical + m * count, *simulated = input;
       TerrainRiverErosion p;
       terrain_river_erosion_defaults (&p);
       p.method = k == m ? TERRAIN_RIVER_METHOD_ANALYTICAL : TERRAIN_RIVER_METHOD_SIMULATE;
@@ -528,8 +565,13 @@ print_river_quality (int side, int markdown)
           p.area_exponent = uplift_m[m];
         }
       int cells = 0;
-      if (run_ds (f, NULL, side) != TERRAIN_OK ||
-          terrain_river_erosion (&p, f, side, side, NULL, NULL) != TERRAIN_OK)
+      if (run_ds (input, NULL, side) != TERRAIN_OK)
+        break;
+      if (p.method == TERRAIN_RIVER_METHOD_ANALYTICAL)
+        memcpy (f, input, count * sizeof (float));
+      else
+        f = simulated;
+      if (terrain_river_erosion (&p, f, side, side, NULL, NULL) != TERRAIN_OK)
         break;
       const double exponent = drainage_slope_area_exponent (f, side, side, count / 1000.0, &cells);
       const double pits = (double) drainage_pits (f, side, side, 0, (float) p.sea_level, -1) / count;
@@ -544,8 +586,11 @@ print_river_quality (int side, int markdown)
               uplift_m[m] == 0.0 ? "defaults on Diamond-Square" : "uplift from Diamond-Square",
               p.area_exponent, side, exponent, cells, want, verdict, 100.0 * pits,
               100.0 * RIVER_PIT_SHARE_LIMIT, pits < RIVER_PIT_SHARE_LIMIT ? "met" : "missed");
+      if (p.method == TERRAIN_RIVER_METHOD_SIMULATE)
+        print_river_agreement (analytical + m * count, simulated, count, uplift_m[m], markdown);
     }
-  free (f);
+  free (input);
+  free (analytical);
 }
 
 int
