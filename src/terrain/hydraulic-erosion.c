@@ -9,6 +9,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define BRUSH_AVX2 1
+#endif
 
 /* Work between two progress reports (and cancellation checks), in brush-pixel steps: a
  * few milliseconds whatever the parameters. The schedule sizes its batches from the most a
@@ -46,7 +50,13 @@ typedef struct
   int       groups;
   ptrdiff_t group_offset[GROUPS_MAX];        /* from the centre to the group's first pixel */
   float     group_share[GROUPS_MAX][LANES]; /* weight / the sum of all weights, or 0 */
+  /* 1 when group g + 1 follows group g in its row (AVX2 takes both in one vector): then
+   * their pixels and shares are 2 x LANES consecutive floats. */
+  unsigned char paired[GROUPS_MAX];
 } Brush;
+
+/* Takes a * share from the brush's groups around a centre inside the map (erode_groups). */
+typedef double (*ErodeGroups) (const Brush *b, float *centre, float a);
 
 /* Height taken from pixels, given to pixels, and carried off the map or not placed. */
 typedef struct
@@ -63,6 +73,7 @@ typedef struct
   void                          *observer_user;
   Totals                        *observed; /* the run's totals, when observer is set */
   Brush                          brush;
+  ErodeGroups                    erode_groups; /* erode_groups_kernel () */
 } Run;
 
 static void
@@ -96,6 +107,8 @@ brush_init (Brush *b, int radius, int width)
         }
       b->group_share[b->groups - 1][b->dx[k] - group_dx] = (float) (b->weight[k] / total);
     }
+  for (int g = 0; g < b->groups; g++)
+    b->paired[g] = g + 1 < b->groups && b->group_offset[g + 1] == b->group_offset[g] + LANES;
 }
 
 static inline double
@@ -264,6 +277,60 @@ erode_groups (const Brush *b, float *centre, float a)
 }
 #endif
 
+#if BRUSH_AVX2
+/* What one group gave, its LANES pixels taken: as erode_groups. */
+__attribute__ ((target ("avx2"))) static inline __m128
+take_group_avx2 (float *pixel, const float *share, float a)
+{
+  const __m128 before = _mm_loadu_ps (pixel);
+  const __m128 want = _mm_mul_ps (_mm_set1_ps (a), _mm_loadu_ps (share));
+  const __m128 after = _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (before, want),
+                                                       _mm_setzero_ps ()));
+  _mm_storeu_ps (pixel, after);
+  return _mm_sub_ps (before, after);
+}
+
+/* erode_groups with AVX2: a pair of groups in one vector of 8, and the 4 lane sums in one
+ * vector of doubles. Each lane adds its groups' values in the same order: the same bits. */
+__attribute__ ((target ("avx2"))) static double
+erode_groups_avx2 (const Brush *b, float *centre, float a)
+{
+  const __m256 amount = _mm256_set1_ps (a), zero = _mm256_setzero_ps ();
+  __m256d      sum = _mm256_setzero_pd ();
+  for (int g = 0; g < b->groups; g++)
+    {
+      float *pixel = centre + b->group_offset[g];
+      if (! b->paired[g])
+        {
+          sum = _mm256_add_pd (sum, _mm256_cvtps_pd (take_group_avx2 (pixel, b->group_share[g], a)));
+          continue;
+        }
+      const __m256 before = _mm256_loadu_ps (pixel);
+      const __m256 want = _mm256_mul_ps (amount, _mm256_loadu_ps (b->group_share[g]));
+      const __m256 after = _mm256_sub_ps (before, _mm256_max_ps (_mm256_min_ps (before, want), zero));
+      _mm256_storeu_ps (pixel, after);
+      const __m256 taken = _mm256_sub_ps (before, after);
+      sum = _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_castps256_ps128 (taken)));
+      sum = _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_extractf128_ps (taken, 1)));
+      g++;
+    }
+  double lane[LANES];
+  _mm256_storeu_pd (lane, sum);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+#endif
+
+/* The brush kernel for this CPU. */
+static ErodeGroups
+erode_groups_kernel (void)
+{
+#if BRUSH_AVX2
+  if (__builtin_cpu_supports ("avx2"))
+    return erode_groups_avx2;
+#endif
+  return erode_groups;
+}
+
 /* Takes amount >= 0 from the brush around pixel (nx, ny), with the brush weights
  * normalised over the pixels on the map (amounts beyond FLT_MAX are FLT_MAX: no pixel holds
  * more). */
@@ -276,7 +343,7 @@ erode (const Run *r, int nx, int ny, double amount)
   double       taken = 0.0;
   if (nx >= b->reach && nx + b->reach + LANES - 1 < r->width && ny >= b->reach &&
       ny < r->height - b->reach)
-    return erode_groups (b, centre, a);
+    return r->erode_groups (b, centre, a);
   /* Clipped by the border: the centre (weight 1) is always in. */
   double total = 0.0;
   for (int k = 0; k < b->count; k++)
@@ -681,6 +748,7 @@ terrain_hydraulic_erosion_observed (const TerrainHydraulicErosion *p,
   r.observer_user = user;
   r.observed = observer ? &totals : NULL;
   brush_init (&r.brush, p->radius, width);
+  r.erode_groups = erode_groups_kernel ();
   Schedule s;
   if (schedule_init (&s, &r) != TERRAIN_OK)
     return TERRAIN_ERROR_NO_MEMORY;
