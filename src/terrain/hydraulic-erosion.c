@@ -5,6 +5,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -412,9 +413,17 @@ exchange (const Run *r, Totals *t, Droplet *d, double dh)
     }
 }
 
-/* One step of Beyer's rule (hydraulic-erosion.h). */
-static StepResult
-step (const Run *r, Totals *t, Droplet *d)
+/* Where a step goes: the pixels around the new position, and the height difference. */
+typedef struct
+{
+  Corners next;
+  double  x, y, dh;
+} Move;
+
+/* The first half of a step of Beyer's rule (hydraulic-erosion.h): the turn and where the
+ * droplet goes. MOVED: it can go to m; else it ends. */
+static inline StepResult
+step_turn (const Run *r, Totals *t, Droplet *d, Move *m)
 {
   const TerrainHydraulicErosion *p = r->p;
   prefetch_around (r, d->at);
@@ -426,23 +435,41 @@ step (const Run *r, Totals *t, Droplet *d)
     return STOPPED;
   d->dx /= length;
   d->dy /= length;
-  const double x = d->x + d->dx, y = d->y + d->dy;
-  if (! on_map (r, x, y))
+  m->x = d->x + d->dx;
+  m->y = d->y + d->dy;
+  if (! on_map (r, m->x, m->y))
     {
       t->lost += d->sediment;
       d->sediment = 0.0;
       return LEFT;
     }
-  const Corners next = corners_at (r, x, y);
-  const double  dh = surface_of (r, next).height - here.height;
-  exchange (r, t, d, dh);
-  d->speed = sqrt (max_d (0.0, d->speed * d->speed + dh * GRAVITY));
-  d->water *= 1.0 - p->evaporation;
-  d->x = x;
-  d->y = y;
-  d->at = next;
-  d->steps++;
+  m->next = corners_at (r, m->x, m->y);
+  m->dh = surface_of (r, m->next).height - here.height;
   return MOVED;
+}
+
+/* The second half: the exchange with the map, and the move. */
+static inline void
+step_move (const Run *r, Totals *t, Droplet *d, const Move *m)
+{
+  exchange (r, t, d, m->dh);
+  d->speed = sqrt (max_d (0.0, d->speed * d->speed + m->dh * GRAVITY));
+  d->water *= 1.0 - r->p->evaporation;
+  d->x = m->x;
+  d->y = m->y;
+  d->at = m->next;
+  d->steps++;
+}
+
+/* One step of Beyer's rule. */
+static inline StepResult
+step (const Run *r, Totals *t, Droplet *d)
+{
+  Move             m;
+  const StepResult result = step_turn (r, t, d, &m);
+  if (result == MOVED)
+    step_move (r, t, d, &m);
+  return result;
 }
 
 /* Where a droplet starts, drawn before it runs. */
@@ -478,28 +505,56 @@ prefetch_start (const Run *r, const Start *s)
 #endif
 }
 
-static void
-run_droplet (const Run *r, Totals *t, const Start *s)
+/* A droplet at its start, before its first step. */
+static inline void
+droplet_begin (const Run *r, Droplet *d, const Start *s)
 {
-  Droplet d = { 0 };
-  d.x = s->x;
-  d.y = s->y;
-  d.at = corners_at (r, d.x, d.y);
-  d.speed = START_SPEED;
-  d.water = START_WATER;
-  StepResult result = MOVED;
-  while (d.steps < r->p->max_steps && (result = step (r, t, &d)) == MOVED)
-    observe (r, t, s->index, &d, 1);
+  *d = (Droplet) { 0 };
+  d->x = s->x;
+  d->y = s->y;
+  d->at = corners_at (r, d->x, d->y);
+  d->speed = START_SPEED;
+  d->water = START_WATER;
+}
+
+/* Whether a droplet goes on after a step that gave `result`. */
+static inline int
+goes_on (const Run *r, const Droplet *d, StepResult result)
+{
+  return result == MOVED && d->steps < r->p->max_steps;
+}
+
+/* The end of a droplet, its last step having given `result`. */
+static void
+droplet_end (const Run *r, Totals *t, Droplet *d, StepResult result, int index)
+{
   if (result != LEFT)
     {
       /* Stopped on the map: everything it carries goes where it stands; what cannot be
        * placed (pixels at FLT_MAX, rounding) is lost. */
-      const double placed = drop (r, d.at, max_d (d.sediment, 0.0));
+      const double placed = drop (r, d->at, max_d (d->sediment, 0.0));
       t->deposited += placed;
-      t->lost += d.sediment - placed;
-      d.sediment = 0.0;
+      t->lost += d->sediment - placed;
+      d->sediment = 0.0;
     }
-  observe (r, t, s->index, &d, 0);
+  observe (r, t, index, d, 0);
+}
+
+/* A droplet from start to end, watched step by step (max_steps >= 1: it takes a step). */
+static void
+run_droplet (const Run *r, Totals *t, const Start *s)
+{
+  Droplet    d;
+  StepResult result;
+  droplet_begin (r, &d, s);
+  do
+    {
+      result = step (r, t, &d);
+      if (result == MOVED)
+        observe (r, t, s->index, &d, 1);
+    }
+  while (goes_on (r, &d, result));
+  droplet_end (r, t, &d, result, s->index);
 }
 
 /* ---- The schedule ----
@@ -526,6 +581,8 @@ typedef struct
   int       *tile_end;
   Start     *starts;         /* batch droplets, tile by tile, in index order in a tile */
   int       *tasks;          /* the tiles of the current phase that hold droplets */
+  int        phase_tasks;    /* how many */
+  atomic_int next_task;      /* the next of them for a stream (run_streams) */
 } Schedule;
 
 static int
@@ -620,16 +677,102 @@ run_tile (void *user, int i)
     }
 }
 
-/* The droplets of one phase: on the calling thread, in tile order, for an observer (it
- * follows the run's totals). */
+/* ---- Two droplets at once ----
+ * A droplet's steps are one chain, each waiting for the one before (its position, the
+ * heights it reads, what it erodes), and a step is longer than the instructions a core looks
+ * ahead: one droplet at a time leaves the core waiting on latencies. So a thread runs two
+ * streams of droplets, each the droplets of one tile of the phase after the other, in
+ * order, and steps both droplets half a step at a time: the two chains side by side in the
+ * core's window. Tiles of a phase cannot meet, so this is the result of running the tiles
+ * one after the other: the same bits. The streams take the phase's tiles from a shared
+ * counter, so the threads end a phase together whatever the tiles hold. */
+
+typedef struct
+{
+  Droplet      d;
+  const Start *start, *end; /* the droplet running, and the end of its tile's droplets */
+  Totals       totals;      /* kept for the step functions: nothing observes these runs */
+} Stream;
+
+/* Starts the stream's next droplet: the next of its tile, or the first of the phase's next
+ * tile (every listed tile holds droplets); 0 when none is left. */
+static int
+stream_next (Schedule *s, Stream *st)
+{
+  if (st->start == NULL || ++st->start == st->end)
+    {
+      const int k = atomic_fetch_add (&s->next_task, 1);
+      if (k >= s->phase_tasks)
+        return 0;
+      st->start = s->starts + s->tile_first[s->tasks[k]];
+      st->end = s->starts + s->tile_end[s->tasks[k]];
+    }
+  if (st->start + 1 < st->end)
+    prefetch_start (s->run, st->start + 1);
+  droplet_begin (s->run, &st->d, st->start);
+  return 1;
+}
+
+/* After a step that gave `result`: the droplet goes on, or ends and the stream starts its
+ * next; 0 when none is left. */
+static int
+stream_after (Schedule *s, Stream *st, StepResult result)
+{
+  if (goes_on (s->run, &st->d, result))
+    return 1;
+  droplet_end (s->run, &st->totals, &st->d, result, st->start->index);
+  return stream_next (s, st);
+}
+
+/* A step of both streams' droplets, half by half. */
+static inline void
+step_pair (const Run *r, Stream *a, Stream *b, StepResult *ra, StepResult *rb)
+{
+  Move ma = { .dh = 0.0 }, mb = { .dh = 0.0 }; /* read only after MOVED set them */
+  *ra = step_turn (r, &a->totals, &a->d, &ma);
+  *rb = step_turn (r, &b->totals, &b->d, &mb);
+  if (*ra == MOVED)
+    step_move (r, &a->totals, &a->d, &ma);
+  if (*rb == MOVED)
+    step_move (r, &b->totals, &b->d, &mb);
+}
+
+/* A thread's task: two streams while the phase has tiles for both, then one. */
+static void
+run_streams (void *user, int i)
+{
+  Schedule *s = user;
+  Stream    a = { .start = NULL }, b = { .start = NULL };
+  int       live_a = stream_next (s, &a), live_b = live_a && stream_next (s, &b);
+  (void) i;
+  while (live_a && live_b)
+    {
+      StepResult ra, rb;
+      step_pair (s->run, &a, &b, &ra, &rb);
+      live_a = stream_after (s, &a, ra);
+      live_b = stream_after (s, &b, rb);
+    }
+  Stream *last = live_a ? &a : live_b ? &b : NULL;
+  while (last && stream_after (s, last, step (s->run, &last->totals, &last->d)))
+    ;
+}
+
+/* The droplets of one phase's `tasks` tiles: for an observer on the calling thread, tile
+ * after tile, droplet after droplet (it follows the run's totals); else on two streams a
+ * thread. */
 static void
 run_phase (Schedule *s, int tasks)
 {
   if (s->run->observer)
-    for (int i = 0; i < tasks; i++)
-      run_tile (s, i);
-  else
-    terrain_parallel_for (tasks, run_tile, s);
+    {
+      for (int i = 0; i < tasks; i++)
+        run_tile (s, i);
+      return;
+    }
+  const int threads = terrain_parallel_threads ();
+  s->phase_tasks = tasks;
+  atomic_store (&s->next_task, 0);
+  terrain_parallel_for (threads < tasks ? threads : tasks, run_streams, s);
 }
 
 /* The most work a droplet can do, in brush-pixel steps: its start, and each step's move and
