@@ -303,12 +303,14 @@ erode_groups_avx2 (const Brush *b, float *centre, float a)
       float *pixel = centre + b->group_offset[g];
       if (! b->paired[g])
         {
-          sum = _mm256_add_pd (sum, _mm256_cvtps_pd (take_group_avx2 (pixel, b->group_share[g], a)));
+          const __m128 taken = take_group_avx2 (pixel, b->group_share[g], a);
+          sum = _mm256_add_pd (sum, _mm256_cvtps_pd (taken));
           continue;
         }
       const __m256 before = _mm256_loadu_ps (pixel);
       const __m256 want = _mm256_mul_ps (amount, _mm256_loadu_ps (b->group_share[g]));
-      const __m256 after = _mm256_sub_ps (before, _mm256_max_ps (_mm256_min_ps (before, want), zero));
+      const __m256 after =
+        _mm256_sub_ps (before, _mm256_max_ps (_mm256_min_ps (before, want), zero));
       _mm256_storeu_ps (pixel, after);
       const __m256 taken = _mm256_sub_ps (before, after);
       sum = _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_castps256_ps128 (taken)));
