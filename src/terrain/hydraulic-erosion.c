@@ -5,9 +5,14 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define BRUSH_AVX2 1
 #endif
 
 /* Work between two progress reports (and cancellation checks), in brush-pixel steps: a
@@ -46,7 +51,13 @@ typedef struct
   int       groups;
   ptrdiff_t group_offset[GROUPS_MAX];        /* from the centre to the group's first pixel */
   float     group_share[GROUPS_MAX][LANES]; /* weight / the sum of all weights, or 0 */
+  /* 1 when group g + 1 follows group g in its row (AVX2 takes both in one vector): then
+   * their pixels and shares are 2 x LANES consecutive floats. */
+  unsigned char paired[GROUPS_MAX];
 } Brush;
+
+/* Takes a * share from the brush's groups around a centre inside the map (erode_groups). */
+typedef double (*ErodeGroups) (const Brush *b, float *centre, float a);
 
 /* Height taken from pixels, given to pixels, and carried off the map or not placed. */
 typedef struct
@@ -63,6 +74,7 @@ typedef struct
   void                          *observer_user;
   Totals                        *observed; /* the run's totals, when observer is set */
   Brush                          brush;
+  ErodeGroups                    erode_groups; /* erode_groups_kernel () */
 } Run;
 
 static void
@@ -96,6 +108,8 @@ brush_init (Brush *b, int radius, int width)
         }
       b->group_share[b->groups - 1][b->dx[k] - group_dx] = (float) (b->weight[k] / total);
     }
+  for (int g = 0; g < b->groups; g++)
+    b->paired[g] = g + 1 < b->groups && b->group_offset[g + 1] == b->group_offset[g] + LANES;
 }
 
 static inline double
@@ -202,7 +216,9 @@ add_to (float *pixel, double amount)
 }
 
 /* Takes up to amount >= 0 from a pixel, never below 0: a pixel at or below 0 gives nothing.
- * In float, the brush loop being the hot spot. */
+ * In float, the brush loop being the hot spot. What it gave, before - after, is exact in
+ * float (after = before - take rounded, with 0 <= take <= before: Dekker's Fast2Sum, whose
+ * s - a is exact), so the double difference needs no conversion of both. */
 static inline double
 take_from (float *pixel, float amount)
 {
@@ -210,7 +226,7 @@ take_from (float *pixel, float amount)
   const float take = before < amount ? before : amount;
   const float after = before - (take > 0.0f ? take : 0.0f);
   *pixel = after;
-  return (double) before - after;
+  return before - after;
 }
 
 /* Drops amount >= 0 on the 4 pixels of c, bilinearly. */
@@ -241,9 +257,9 @@ erode_groups (const Brush *b, float *centre, float a)
       /* minps (x, y) is x < y ? x : y, maxps (x, 0) is x > 0 ? x : 0: take_from's rule. */
       const __m128 after = _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (before, want), zero));
       _mm_storeu_ps (pixel, after);
-      low = _mm_add_pd (low, _mm_sub_pd (_mm_cvtps_pd (before), _mm_cvtps_pd (after)));
-      high = _mm_add_pd (high, _mm_sub_pd (_mm_cvtps_pd (_mm_movehl_ps (before, before)),
-                                           _mm_cvtps_pd (_mm_movehl_ps (after, after))));
+      const __m128 taken = _mm_sub_ps (before, after); /* exact: take_from */
+      low = _mm_add_pd (low, _mm_cvtps_pd (taken));
+      high = _mm_add_pd (high, _mm_cvtps_pd (_mm_movehl_ps (taken, taken)));
     }
   double lane[LANES];
   _mm_storeu_pd (lane, low);
@@ -262,6 +278,62 @@ erode_groups (const Brush *b, float *centre, float a)
 }
 #endif
 
+#if BRUSH_AVX2
+/* What one group gave, its LANES pixels taken: as erode_groups. */
+__attribute__ ((target ("avx2"))) static inline __m128
+take_group_avx2 (float *pixel, const float *share, float a)
+{
+  const __m128 before = _mm_loadu_ps (pixel);
+  const __m128 want = _mm_mul_ps (_mm_set1_ps (a), _mm_loadu_ps (share));
+  const __m128 after = _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (before, want),
+                                                       _mm_setzero_ps ()));
+  _mm_storeu_ps (pixel, after);
+  return _mm_sub_ps (before, after);
+}
+
+/* erode_groups with AVX2: a pair of groups in one vector of 8, and the 4 lane sums in one
+ * vector of doubles. Each lane adds its groups' values in the same order: the same bits. */
+__attribute__ ((target ("avx2"))) static double
+erode_groups_avx2 (const Brush *b, float *centre, float a)
+{
+  const __m256 amount = _mm256_set1_ps (a), zero = _mm256_setzero_ps ();
+  __m256d      sum = _mm256_setzero_pd ();
+  for (int g = 0; g < b->groups; g++)
+    {
+      float *pixel = centre + b->group_offset[g];
+      if (! b->paired[g])
+        {
+          const __m128 taken = take_group_avx2 (pixel, b->group_share[g], a);
+          sum = _mm256_add_pd (sum, _mm256_cvtps_pd (taken));
+          continue;
+        }
+      const __m256 before = _mm256_loadu_ps (pixel);
+      const __m256 want = _mm256_mul_ps (amount, _mm256_loadu_ps (b->group_share[g]));
+      const __m256 after =
+        _mm256_sub_ps (before, _mm256_max_ps (_mm256_min_ps (before, want), zero));
+      _mm256_storeu_ps (pixel, after);
+      const __m256 taken = _mm256_sub_ps (before, after);
+      sum = _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_castps256_ps128 (taken)));
+      sum = _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_extractf128_ps (taken, 1)));
+      g++;
+    }
+  double lane[LANES];
+  _mm256_storeu_pd (lane, sum);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+#endif
+
+/* The brush kernel for this CPU. */
+static ErodeGroups
+erode_groups_kernel (void)
+{
+#if BRUSH_AVX2
+  if (__builtin_cpu_supports ("avx2"))
+    return erode_groups_avx2;
+#endif
+  return erode_groups;
+}
+
 /* Takes amount >= 0 from the brush around pixel (nx, ny), with the brush weights
  * normalised over the pixels on the map (amounts beyond FLT_MAX are FLT_MAX: no pixel holds
  * more). */
@@ -274,7 +346,7 @@ erode (const Run *r, int nx, int ny, double amount)
   double       taken = 0.0;
   if (nx >= b->reach && nx + b->reach + LANES - 1 < r->width && ny >= b->reach &&
       ny < r->height - b->reach)
-    return erode_groups (b, centre, a);
+    return r->erode_groups (b, centre, a);
   /* Clipped by the border: the centre (weight 1) is always in. */
   double total = 0.0;
   for (int k = 0; k < b->count; k++)
@@ -343,9 +415,17 @@ exchange (const Run *r, Totals *t, Droplet *d, double dh)
     }
 }
 
-/* One step of Beyer's rule (hydraulic-erosion.h). */
-static StepResult
-step (const Run *r, Totals *t, Droplet *d)
+/* Where a step goes: the pixels around the new position, and the height difference. */
+typedef struct
+{
+  Corners next;
+  double  x, y, dh;
+} Move;
+
+/* The first half of a step of Beyer's rule (hydraulic-erosion.h): the turn and where the
+ * droplet goes. MOVED: it can go to m; else it ends. */
+static inline StepResult
+step_turn (const Run *r, Totals *t, Droplet *d, Move *m)
 {
   const TerrainHydraulicErosion *p = r->p;
   prefetch_around (r, d->at);
@@ -357,23 +437,41 @@ step (const Run *r, Totals *t, Droplet *d)
     return STOPPED;
   d->dx /= length;
   d->dy /= length;
-  const double x = d->x + d->dx, y = d->y + d->dy;
-  if (! on_map (r, x, y))
+  m->x = d->x + d->dx;
+  m->y = d->y + d->dy;
+  if (! on_map (r, m->x, m->y))
     {
       t->lost += d->sediment;
       d->sediment = 0.0;
       return LEFT;
     }
-  const Corners next = corners_at (r, x, y);
-  const double  dh = surface_of (r, next).height - here.height;
-  exchange (r, t, d, dh);
-  d->speed = sqrt (max_d (0.0, d->speed * d->speed + dh * GRAVITY));
-  d->water *= 1.0 - p->evaporation;
-  d->x = x;
-  d->y = y;
-  d->at = next;
-  d->steps++;
+  m->next = corners_at (r, m->x, m->y);
+  m->dh = surface_of (r, m->next).height - here.height;
   return MOVED;
+}
+
+/* The second half: the exchange with the map, and the move. */
+static inline void
+step_move (const Run *r, Totals *t, Droplet *d, const Move *m)
+{
+  exchange (r, t, d, m->dh);
+  d->speed = sqrt (max_d (0.0, d->speed * d->speed + m->dh * GRAVITY));
+  d->water *= 1.0 - r->p->evaporation;
+  d->x = m->x;
+  d->y = m->y;
+  d->at = m->next;
+  d->steps++;
+}
+
+/* One step of Beyer's rule. */
+static inline StepResult
+step (const Run *r, Totals *t, Droplet *d)
+{
+  Move             m;
+  const StepResult result = step_turn (r, t, d, &m);
+  if (result == MOVED)
+    step_move (r, t, d, &m);
+  return result;
 }
 
 /* Where a droplet starts, drawn before it runs. */
@@ -409,28 +507,56 @@ prefetch_start (const Run *r, const Start *s)
 #endif
 }
 
-static void
-run_droplet (const Run *r, Totals *t, const Start *s)
+/* A droplet at its start, before its first step. */
+static inline void
+droplet_begin (const Run *r, Droplet *d, const Start *s)
 {
-  Droplet d = { 0 };
-  d.x = s->x;
-  d.y = s->y;
-  d.at = corners_at (r, d.x, d.y);
-  d.speed = START_SPEED;
-  d.water = START_WATER;
-  StepResult result = MOVED;
-  while (d.steps < r->p->max_steps && (result = step (r, t, &d)) == MOVED)
-    observe (r, t, s->index, &d, 1);
+  *d = (Droplet) { 0 };
+  d->x = s->x;
+  d->y = s->y;
+  d->at = corners_at (r, d->x, d->y);
+  d->speed = START_SPEED;
+  d->water = START_WATER;
+}
+
+/* Whether a droplet goes on after a step that gave `result`. */
+static inline int
+goes_on (const Run *r, const Droplet *d, StepResult result)
+{
+  return result == MOVED && d->steps < r->p->max_steps;
+}
+
+/* The end of a droplet, its last step having given `result`. */
+static void
+droplet_end (const Run *r, Totals *t, Droplet *d, StepResult result, int index)
+{
   if (result != LEFT)
     {
       /* Stopped on the map: everything it carries goes where it stands; what cannot be
        * placed (pixels at FLT_MAX, rounding) is lost. */
-      const double placed = drop (r, d.at, max_d (d.sediment, 0.0));
+      const double placed = drop (r, d->at, max_d (d->sediment, 0.0));
       t->deposited += placed;
-      t->lost += d.sediment - placed;
-      d.sediment = 0.0;
+      t->lost += d->sediment - placed;
+      d->sediment = 0.0;
     }
-  observe (r, t, s->index, &d, 0);
+  observe (r, t, index, d, 0);
+}
+
+/* A droplet from start to end, watched step by step (max_steps >= 1: it takes a step). */
+static void
+run_droplet (const Run *r, Totals *t, const Start *s)
+{
+  Droplet    d;
+  StepResult result;
+  droplet_begin (r, &d, s);
+  do
+    {
+      result = step (r, t, &d);
+      if (result == MOVED)
+        observe (r, t, s->index, &d, 1);
+    }
+  while (goes_on (r, &d, result));
+  droplet_end (r, t, &d, result, s->index);
 }
 
 /* ---- The schedule ----
@@ -457,6 +583,8 @@ typedef struct
   int       *tile_end;
   Start     *starts;         /* batch droplets, tile by tile, in index order in a tile */
   int       *tasks;          /* the tiles of the current phase that hold droplets */
+  int        phase_tasks;    /* how many */
+  atomic_int next_task;      /* the next of them for a stream (run_streams) */
 } Schedule;
 
 static int
@@ -551,16 +679,102 @@ run_tile (void *user, int i)
     }
 }
 
-/* The droplets of one phase: on the calling thread, in tile order, for an observer (it
- * follows the run's totals). */
+/* ---- Two droplets at once ----
+ * A droplet's steps are one chain, each waiting for the one before (its position, the
+ * heights it reads, what it erodes), and a step is longer than the instructions a core looks
+ * ahead: one droplet at a time leaves the core waiting on latencies. So a thread runs two
+ * streams of droplets, each the droplets of one tile of the phase after the other, in
+ * order, and steps both droplets half a step at a time: the two chains side by side in the
+ * core's window. Tiles of a phase cannot meet, so this is the result of running the tiles
+ * one after the other: the same bits. The streams take the phase's tiles from a shared
+ * counter, so the threads end a phase together whatever the tiles hold. */
+
+typedef struct
+{
+  Droplet      d;
+  const Start *start, *end; /* the droplet running, and the end of its tile's droplets */
+  Totals       totals;      /* kept for the step functions: nothing observes these runs */
+} Stream;
+
+/* Starts the stream's next droplet: the next of its tile, or the first of the phase's next
+ * tile (every listed tile holds droplets); 0 when none is left. */
+static int
+stream_next (Schedule *s, Stream *st)
+{
+  if (st->start == NULL || ++st->start == st->end)
+    {
+      const int k = atomic_fetch_add (&s->next_task, 1);
+      if (k >= s->phase_tasks)
+        return 0;
+      st->start = s->starts + s->tile_first[s->tasks[k]];
+      st->end = s->starts + s->tile_end[s->tasks[k]];
+    }
+  if (st->start + 1 < st->end)
+    prefetch_start (s->run, st->start + 1);
+  droplet_begin (s->run, &st->d, st->start);
+  return 1;
+}
+
+/* After a step that gave `result`: the droplet goes on, or ends and the stream starts its
+ * next; 0 when none is left. */
+static int
+stream_after (Schedule *s, Stream *st, StepResult result)
+{
+  if (goes_on (s->run, &st->d, result))
+    return 1;
+  droplet_end (s->run, &st->totals, &st->d, result, st->start->index);
+  return stream_next (s, st);
+}
+
+/* A step of both streams' droplets, half by half. */
+static inline void
+step_pair (const Run *r, Stream *a, Stream *b, StepResult *ra, StepResult *rb)
+{
+  Move ma = { .dh = 0.0 }, mb = { .dh = 0.0 }; /* read only after MOVED set them */
+  *ra = step_turn (r, &a->totals, &a->d, &ma);
+  *rb = step_turn (r, &b->totals, &b->d, &mb);
+  if (*ra == MOVED)
+    step_move (r, &a->totals, &a->d, &ma);
+  if (*rb == MOVED)
+    step_move (r, &b->totals, &b->d, &mb);
+}
+
+/* A thread's task: two streams while the phase has tiles for both, then one. */
+static void
+run_streams (void *user, int i)
+{
+  Schedule *s = user;
+  Stream    a = { .start = NULL }, b = { .start = NULL };
+  int       live_a = stream_next (s, &a), live_b = live_a && stream_next (s, &b);
+  (void) i;
+  while (live_a && live_b)
+    {
+      StepResult ra, rb;
+      step_pair (s->run, &a, &b, &ra, &rb);
+      live_a = stream_after (s, &a, ra);
+      live_b = stream_after (s, &b, rb);
+    }
+  Stream *last = live_a ? &a : live_b ? &b : NULL;
+  while (last && stream_after (s, last, step (s->run, &last->totals, &last->d)))
+    ;
+}
+
+/* The droplets of one phase's `tasks` tiles: for an observer on the calling thread, tile
+ * after tile, droplet after droplet (it follows the run's totals); else on two streams a
+ * thread. */
 static void
 run_phase (Schedule *s, int tasks)
 {
   if (s->run->observer)
-    for (int i = 0; i < tasks; i++)
-      run_tile (s, i);
-  else
-    terrain_parallel_for (tasks, run_tile, s);
+    {
+      for (int i = 0; i < tasks; i++)
+        run_tile (s, i);
+      return;
+    }
+  const int threads = terrain_parallel_threads ();
+  s->phase_tasks = tasks;
+  atomic_store (&s->next_task, 0);
+  terrain_parallel_for (threads < tasks ? threads : tasks, run_streams, s);
 }
 
 /* The most work a droplet can do, in brush-pixel steps: its start, and each step's move and
@@ -679,6 +893,7 @@ terrain_hydraulic_erosion_observed (const TerrainHydraulicErosion *p,
   r.observer_user = user;
   r.observed = observer ? &totals : NULL;
   brush_init (&r.brush, p->radius, width);
+  r.erode_groups = erode_groups_kernel ();
   Schedule s;
   if (schedule_init (&s, &r) != TERRAIN_OK)
     return TERRAIN_ERROR_NO_MEMORY;
