@@ -782,6 +782,24 @@ reference_fill (float *f, int w, int h)
   free (closed);
 }
 
+/* The fill tests' maps, w x h: input 0 hash noise, 1 Diamond-Square, of `seed`; the
+ * reference fill of it, and a copy to run on. */
+typedef struct
+{
+  float *original, *filled, *f;
+} FillCase;
+
+static FillCase
+fill_case (int input, uint32_t seed, int w, int h)
+{
+  FillCase c;
+  c.original = input ? ds_noise (w, h, seed, 0) : hash_noise (w, h, seed);
+  c.filled = copy_field (c.original, w, h);
+  c.f = copy_field (c.original, w, h);
+  reference_fill (c.filled, w, h);
+  return c;
+}
+
 static void
 test_fill_and_no_raising (void)
 {
@@ -789,9 +807,8 @@ test_fill_and_no_raising (void)
   const size_t n = (size_t) w * h;
   for (int input = 0; input < 2; input++)
     {
-      float *original = input ? ds_noise (w, h, 2, 0) : hash_noise (w, h, 2);
-      float *filled = copy_field (original, w, h), *f = copy_field (original, w, h);
-      reference_fill (filled, w, h);
+      const FillCase c = fill_case (input, 2, w, h);
+      float *original = c.original, *filled = c.filled, *f = c.f;
       const TerrainRiverErosion none = river (10, 0.0, 0.0, TERRAIN_RIVER_UPLIFT_NONE,
                                               TERRAIN_RIVER_EDGES_OPEN);
       river_ok (&none, f, w, h, NULL);
@@ -846,9 +863,8 @@ test_pits_first_fill (void)
   const size_t n = (size_t) w * h;
   for (int input = 0; input < 2; input++)
     {
-      float *original = input ? ds_noise (w, h, 3, 0) : hash_noise (w, h, 3);
-      float *filled = copy_field (original, w, h), *f = copy_field (original, w, h);
-      reference_fill (filled, w, h);
+      const FillCase c = fill_case (input, 3, w, h);
+      float *original = c.original, *filled = c.filled, *f = c.f;
       TerrainRiverErosion p;
       terrain_river_erosion_defaults (&p);
       p.age = 1e-30;
