@@ -36,6 +36,12 @@
  * noise, and the steady state's channels need a few more. */
 #define PASSES_ERODING 2
 #define PASSES_GROWING 4
+/* Growing from a coarser grid's result (river-erosion.c: coarse_estimate), whose network is
+ * nearly the steady state's already: as many as eroding a layer. At 1024 x 1024 this takes
+ * the river-valleys preset from 0.74 s to 0.56 s (one thread), the slope-area exponents
+ * within 0.01 of those of 4 passes; with 2 passes from noise too (the coarsest grid), the
+ * cliffs came back. */
+#define PASSES_FROM_ESTIMATE 2
 /* Stages with diffusion: at most this many, and at least TERRAIN_RIVER_AGE_PER_STEP of age
  * each. */
 #define MAX_STAGES 4
@@ -235,7 +241,9 @@ run_stage (Solution *s, uint8_t *used, float *start, int first, double from, dou
 {
   RiverRun  *r = s->r;
   RiverGrid *g = &r->g;
-  const int    passes = (r->uplift ? PASSES_GROWING : PASSES_ERODING) / (first ? 1 : 2);
+  const int    most = ! r->uplift ? PASSES_ERODING
+                      : r->estimate ? PASSES_FROM_ESTIMATE : PASSES_GROWING;
+  const int    passes = most / (first ? 1 : 2);
   const double per_pass = (to - from) / passes;
   for (int pass = 0; pass < passes; pass++)
     {
