@@ -4,9 +4,10 @@
 
 /* With $TERRAIN_MAINLOOP_LOG set, attaches a high-priority 2 ms timeout to the default
  * GMainContext (the one GIMP's GTK loop iterates) and appends to that file, one line each,
- * "MONOTONIC_SECONDS pid PID tid TID gap MS" for every gap between ticks of 10 ms or more, and
- * a "... alive TICKS max MS" line once a second: the longest gap of that second, so a reader
- * also knows the loop ran. Times are CLOCK_MONOTONIC seconds, as Python's time.monotonic(). */
+ * "SECONDS pid PID gap MS ms" for every gap between ticks of 10 ms or more, and a
+ * "SECONDS pid PID alive TICKS ticks, max gap MS ms" line once a second: the longest gap of
+ * that second, so a reader also knows the loop ran. Times are CLOCK_MONOTONIC seconds, as
+ * Python's time.monotonic(). */
 void terrain_mainloop_probe_start (void);
 
 /* "the main thread" when the caller is the process's first thread (the one GIMP's GTK loop

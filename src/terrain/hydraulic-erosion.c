@@ -662,20 +662,18 @@ phase_tasks (Schedule *s, int phase)
   return count;
 }
 
-/* Task `i` of a phase: the droplets of tile s->tasks[i], in order. */
+/* For an observer: the droplets of tile s->tasks[i], in order, on the run's totals (which
+ * the observer follows). */
 static void
-run_tile (void *user, int i)
+run_tile (const Schedule *s, int i)
 {
-  const Schedule *s = user;
-  const Run      *r = s->run;
-  const int       tile = s->tasks[i];
-  Totals          own = { 0.0, 0.0, 0.0 };
-  Totals         *t = r->observed ? r->observed : &own;
+  const Run *r = s->run;
+  const int  tile = s->tasks[i];
   for (int k = s->tile_first[tile]; k < s->tile_end[tile]; k++)
     {
       if (k + 1 < s->tile_end[tile])
         prefetch_start (r, &s->starts[k + 1]);
-      run_droplet (r, t, &s->starts[k]);
+      run_droplet (r, r->observed, &s->starts[k]);
     }
 }
 

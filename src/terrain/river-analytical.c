@@ -73,6 +73,7 @@ typedef struct
   PathCell      *path;          /* chunk c's path at path + path_start[c] */
   size_t        *path_start;
   double         age;           /* of the stage */
+  int            passes;        /* at most, in the first stage; half as many in the others */
   double         uplift_scale;  /* uplift per step to uplift per age */
   double         step_length[2]; /* axial, diagonal, in L */
   double         inverse_power[RIVER_POWER_TABLE]; /* (a cell_area)^-m for a cells */
@@ -219,7 +220,8 @@ account_stage (RiverRun *r, const float *before, double uplift_per_cell)
     }
 }
 
-/* The receivers of the estimate, made to drain first (raising nothing of the heights). */
+/* The receivers of the estimate, made to drain first (raising nothing of the heights); the
+ * estimate is not needed after them. */
 static void
 estimate_receivers (RiverRun *r)
 {
@@ -229,6 +231,8 @@ estimate_receivers (RiverRun *r)
   river_fill (g, RIVER_FILL_PITS_FIRST, NULL, NULL, 0.0, 0.0);
   river_find_receivers (g, NULL, 0.0, 0.0);
   g->h = heights;
+  terrain_free (r->estimate);
+  r->estimate = NULL;
 }
 
 /* One stage: the receivers, diffusion, then passes until the receivers settle. `used`
@@ -241,9 +245,7 @@ run_stage (Solution *s, uint8_t *used, float *start, int first, double from, dou
 {
   RiverRun  *r = s->r;
   RiverGrid *g = &r->g;
-  const int    most = ! r->uplift ? PASSES_ERODING
-                      : r->estimate ? PASSES_FROM_ESTIMATE : PASSES_GROWING;
-  const int    passes = most / (first ? 1 : 2);
+  const int    passes = s->passes / (first ? 1 : 2);
   const double per_pass = (to - from) / passes;
   for (int pass = 0; pass < passes; pass++)
     {
@@ -291,6 +293,8 @@ river_analytical (RiverRun *r)
       s->r = r;
       s->depth = depth;
       s->age = r->p->age / stages;
+      s->passes = ! r->uplift ? PASSES_ERODING
+                  : r->estimate ? PASSES_FROM_ESTIMATE : PASSES_GROWING;
       s->uplift_scale = 1.0 / TERRAIN_RIVER_AGE_PER_STEP;
       s->step_length[0] = 1.0 / side;
       s->step_length[1] = sqrt (2.0) / side;

@@ -414,9 +414,9 @@ coarse_estimate (const TerrainRiverErosion *params, const float *layer, int widt
 {
   const int cw = (width + 1) / 2, ch = (height + 1) / 2;
   float    *coarse = terrain_alloc ((size_t) cw * ch * sizeof (float));
-  float    *fine = terrain_alloc ((size_t) width * height * sizeof (float));
+  float    *fine = NULL; /* taken once the coarser run has given its memory back */
   TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
-  if (coarse != NULL && fine != NULL)
+  if (coarse != NULL)
     {
       for (int cy = 0; cy < ch; cy++)
         for (int cx = 0; cx < cw; cx++)
@@ -429,6 +429,9 @@ coarse_estimate (const TerrainRiverErosion *params, const float *layer, int widt
             coarse[(size_t) cy * cw + cx] = (float) (sum / count);
           }
       status = river_run (params, coarse, cw, ch, wrap, NULL, progress);
+      if (status == TERRAIN_OK &&
+          (fine = terrain_alloc ((size_t) width * height * sizeof (float))) == NULL)
+        status = TERRAIN_ERROR_NO_MEMORY;
     }
   for (int y = 0; status == TERRAIN_OK && y < height; y++)
     {
@@ -447,11 +450,6 @@ coarse_estimate (const TerrainRiverErosion *params, const float *layer, int widt
         }
     }
   terrain_free (coarse);
-  if (status != TERRAIN_OK)
-    {
-      terrain_free (fine);
-      fine = NULL;
-    }
   *estimate = fine;
   return status;
 }
