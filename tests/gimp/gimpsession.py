@@ -48,6 +48,14 @@ def terrain_pids():
 DOMAIN = "gimp-terrain"
 
 
+def error_excerpt(stderr, size=3000):
+    """What a failed session printed, for a test's message: from the first Python traceback
+    on when there is one (Python-Fu prints the script after it, which a plain tail would
+    keep instead of the error), else the last `size` characters."""
+    start = stderr.find("Traceback (most recent call last)")
+    return stderr[start:start + size] if start >= 0 else stderr[-size:]
+
+
 def system_plugin_dir():
     libdir = subprocess.run(["pkg-config", "--variable=gimplibdir", "gimp-3.0"],
                             check=True, capture_output=True, text=True).stdout.strip()

@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 from checks import Checks
-from gimpsession import PYTHON_FU_HELPERS, GimpSession
+from gimpsession import PYTHON_FU_HELPERS, GimpSession, error_excerpt
 
 plugin, module, docs, workdir = (os.path.abspath(a) for a in sys.argv[1:5])
 os.makedirs(workdir, exist_ok=True)
@@ -114,7 +114,7 @@ def matrix(label, modules):
     script = "OUT = %r\nPROCEDURES = %r\nARGS = %r\nFORMATS = %r\n" % (out, procedures, ARGS, FORMATS)
     result = session.run_python(script + MATRIX, timeout=900)
     checks.check(os.path.exists(out), "%s: no results (exit %d):\n%s"
-                 % (label, result.returncode, result.stderr[-3000:]))
+                 % (label, result.returncode, error_excerpt(result.stderr)))
     return (json.load(open(out)) if os.path.exists(out) else {}), result.stderr
 
 
@@ -205,7 +205,7 @@ session = GimpSession(plugin, os.path.join(workdir, "gimp-properties"),
                       extra_plugins=("python-eval",), modules=(module,))
 out = os.path.join(workdir, "properties.json")
 result = session.run_python("OUT = %r\nPROCEDURES = %r\n" % (out, procedures) + PROPERTIES, timeout=300)
-checks.check(os.path.exists(out), "properties: no results:\n%s" % result.stderr[-3000:])
+checks.check(os.path.exists(out), "properties: no results:\n%s" % error_excerpt(result.stderr))
 if os.path.exists(out):
     for name, both in json.load(open(out)).items():
         checks.check(both["props"], "%s: GIMP has no operation terrain:%s" % (name, name[16:]))
@@ -276,7 +276,7 @@ session = GimpSession(plugin, os.path.join(workdir, "gimp-effect"),
                       extra_plugins=("python-eval",), modules=(module,))
 out = os.path.join(workdir, "effect.json")
 result = session.run_python("OUT = %r\nWORKDIR = %r\n" % (out, workdir) + EFFECT, timeout=300)
-checks.check(os.path.exists(out), "effect: no results:\n%s" % result.stderr[-3000:])
+checks.check(os.path.exists(out), "effect: no results:\n%s" % error_excerpt(result.stderr))
 if os.path.exists(out):
     effect = json.load(open(out))
     print("non-destructive:", effect)
