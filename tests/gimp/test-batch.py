@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 from checks import Checks
-from gimpsession import GimpSession
+from gimpsession import GimpSession, error_excerpt
 from pixels import read_png, read_pnm
 
 plugin, renderer, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
@@ -230,7 +230,7 @@ scripts.append(image_script(64, 64, "PRECISION-U8-NON-LINEAR", call(PROC, {"seed
                             base="RGB", layer_type="RGB-IMAGE"))
 
 result = session.run(*scripts)
-checks.check(result.returncode == 0, "success batch exited %d:\n%s" % (result.returncode, result.stderr[-3000:]))
+checks.check(result.returncode == 0, "success batch exited %d:\n%s" % (result.returncode, error_excerpt(result.stderr)))
 
 for name, procedure, precision, w, h, args in plain_cases:
     if not checks.check(os.path.exists(path("%s.pgm" % name)), "%s: no export" % name):

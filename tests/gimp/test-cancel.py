@@ -15,7 +15,7 @@ import os
 import sys
 
 from checks import Checks
-from gimpsession import PYTHON_FU_HELPERS, GimpSession
+from gimpsession import PYTHON_FU_HELPERS, GimpSession, error_excerpt
 
 plugin, workdir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 os.makedirs(workdir, exist_ok=True)
@@ -108,7 +108,7 @@ with open(OUT, "w") as f:
 
 result = session.run_python(SCRIPT % dict(out=out, helpers=PYTHON_FU_HELPERS), timeout=600)
 checks.check(os.path.exists(out), "the session wrote no results (exit %d):\n%s"
-             % (result.returncode, result.stderr[-3000:]))
+             % (result.returncode, error_excerpt(result.stderr)))
 if os.path.exists(out):
     with open(out) as f:
         data = json.load(f)

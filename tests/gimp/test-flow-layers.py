@@ -15,7 +15,7 @@ import os
 import sys
 
 from checks import Checks
-from gimpsession import PYTHON_FU_HELPERS, GimpSession
+from gimpsession import PYTHON_FU_HELPERS, GimpSession, error_excerpt
 
 plugin, workdir = (os.path.abspath(a) for a in sys.argv[1:3])
 modules = [os.path.abspath(a) for a in sys.argv[3:4]]
@@ -92,7 +92,7 @@ for label, session_modules in [("plug-in", [])] + ([("native", modules)] if modu
                           modules=session_modules)
     run = session.run_python("OUT = %r\n" % out + SCRIPT, timeout=300)
     if not checks.check(os.path.exists(out), "%s: no result (exit %d):\n%s"
-                        % (label, run.returncode, run.stderr[-3000:])):
+                        % (label, run.returncode, error_excerpt(run.stderr))):
         continue
     result = json.load(open(out))
     checks.check(result["False"]["ok"] and result["True"]["ok"], "%s: a procedure failed" % label)

@@ -25,7 +25,7 @@ import os
 import sys
 
 from checks import Checks
-from gimpsession import PYTHON_FU_HELPERS, GimpSession
+from gimpsession import PYTHON_FU_HELPERS, GimpSession, error_excerpt
 
 plugin, workdir = (os.path.abspath(a) for a in sys.argv[1:3])
 module = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
@@ -381,7 +381,7 @@ def session(label, modules):
                              timeout=1500)
     if not checks.check(os.path.exists(out), "%s: no results (exit %d), the last case begun: %s"
                         % (label, result.returncode, last_line(out + ".progress"))):
-        print(result.stderr[-3000:])
+        print(error_excerpt(result.stderr))
         return
     evaluate(label, json.load(open(out)))
 

@@ -23,7 +23,7 @@ import re
 import sys
 
 from checks import Checks
-from gimpsession import PYTHON_FU_HELPERS, GimpSession
+from gimpsession import PYTHON_FU_HELPERS, GimpSession, error_excerpt
 
 plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
 os.makedirs(workdir, exist_ok=True)
@@ -127,7 +127,7 @@ def run(label, cache_mb):
         os.remove(out)
     result = session.run_python("OUT = %r\n" % out + SCRIPT, timeout=600)
     ok = checks.check(os.path.exists(out), "%s: no results (exit %d):\n%s"
-                      % (label, result.returncode, result.stderr[-3000:]))
+                      % (label, result.returncode, error_excerpt(result.stderr)))
     return (json.load(open(out)) if ok else {}), renders_by_step(log)
 
 

@@ -22,7 +22,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gimp"))
-from gimpsession import GimpSession  # noqa: E402
+from gimpsession import GimpSession, error_excerpt  # noqa: E402
 
 FILTERS = ["smooth", "thermal-erosion", "hydraulic-erosion", "river-erosion"]
 PLASMA = "gegl:plasma"
@@ -110,7 +110,7 @@ def main():
                                 timeout=7200)
     if not os.path.exists(out):
         sys.exit("bench-effects: the session gave no results (exit %d):\n%s"
-                 % (result.returncode, result.stderr[-3000:]))
+                 % (result.returncode, error_excerpt(result.stderr)))
     results = json.load(open(out))
     print("| effect, GRAY u16, GIMP's process | size | first (s) | x Plasma | again (s) | again / first |")
     print("|---|---|---|---|---|---|")

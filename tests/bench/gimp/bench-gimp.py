@@ -45,7 +45,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gimp"))
-from gimpsession import PYTHON_FU_HELPERS, GimpSession, gegl_module  # noqa: E402
+from gimpsession import PYTHON_FU_HELPERS, GimpSession, error_excerpt, gegl_module  # noqa: E402
 
 GENERATORS = ["diamond-square", "field", "fault", "circles", "particles", "landscape"]
 TITLES = {"diamond-square": "Diamond-Square", "field": "Infinite Field"}
@@ -198,7 +198,7 @@ def run_session(session, methods, sizes, rounds, big, out):
                           helpers=PYTHON_FU_HELPERS)
     result = session.run_python(script, timeout=7200)
     if result.returncode != 0 or not os.path.exists(out):
-        sys.exit("GIMP session failed (exit %d):\n%s" % (result.returncode, result.stderr[-3000:]))
+        sys.exit("GIMP session failed (exit %d):\n%s" % (result.returncode, error_excerpt(result.stderr)))
     with open(out) as f:
         data = json.load(f)
     data["stderr"] = result.stderr
