@@ -113,8 +113,9 @@ new_maps (int count, int width, int height)
   return maps;
 }
 
-/* Renders in this process and writes the result through the pipe; the maps the procedure
- * makes, when wanted, come as new layers in the same undo step. */
+/* Renders in this process and writes the result through the pipe, onto the effects the
+ * layer shows (merged first); the maps the procedure makes, when wanted, come as new layers
+ * in the same undo step. */
 static GimpPDBStatusType
 apply_here (const TerrainProcedureInfo *info, const TerrainArgValues *values,
             GimpDrawable *drawable, int x, int y, int w, int h, GError **error)
@@ -128,6 +129,20 @@ apply_here (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   if (map_count && maps == NULL)
     return terrain_pdb_status (terrain_render_error (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0,
                                                      width, height, error));
+  /* Onto the effects the layer shows, as in GIMP's process (terrain_merge_shown_effects);
+   * the layer's own heights are checked before they are merged. */
+  GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
+  gboolean   merged_effects = FALSE;
+  if (terrain_shows_effects (drawable))
+    {
+      GimpPDBStatusType usable = terrain_check_heights (info, values, drawable, error);
+      if (usable != GIMP_PDB_SUCCESS)
+        {
+          g_strfreev ((gchar **) maps);
+          return usable;
+        }
+      merged_effects = terrain_merge_shown_effects (drawable);
+    }
   terrain_progress_init (info);
   /* Band by band straight from the core when it can; else the whole layer first. */
   if (info->render_rect == NULL || terrain_reads_layer (info, values->values) || maps)
@@ -139,18 +154,21 @@ apply_here (const TerrainProcedureInfo *info, const TerrainArgValues *values,
         {
           g_free (layer);
           g_strfreev ((gchar **) maps);
+          if (merged_effects)
+            gimp_image_undo_group_end (image);
           return terrain_pdb_status (status);
         }
       writer.layer = layer;
     }
 
-  GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
   gimp_image_undo_group_start (image);
   terrain_write_heights (drawable, x, y, w, h, terrain_reads_layer (info, values->values),
                          next_band, &writer, layer ? 0.5 : 0.0);
   if (maps && writer.status == TERRAIN_OK)
     terrain_add_map_layers (info, drawable, maps);
   gimp_image_undo_group_end (image);
+  if (merged_effects)
+    gimp_image_undo_group_end (image);
   gimp_progress_end ();
   g_free (layer);
   g_strfreev ((gchar **) maps);

@@ -45,18 +45,6 @@ settings_changed (GObject *config, GParamSpec *pspec, TerrainCanvasPreview *prev
     preview->pending = g_timeout_add (SEND_DELAY_MS, send_settings, preview);
 }
 
-/* Whether the layer carries an effect the canvas shows. */
-static gboolean
-has_visible_effects (GimpDrawable *drawable)
-{
-  GimpDrawableFilter **filters = gimp_drawable_get_filters (drawable);
-  gboolean             visible = FALSE;
-  for (GimpDrawableFilter **f = filters; f && *f && ! visible; f++)
-    visible = gimp_drawable_filter_get_visible (*f);
-  g_free (filters); /* transfer container: GIMP's objects stay */
-  return visible;
-}
-
 /* The item at the same place in a duplicate of its image: image duplicates keep the layer
  * tree, but not always the tattoos (GIMP 3.2 gives new ones). */
 static GimpItem *
@@ -87,7 +75,7 @@ same_item (GimpImage *image, GimpImage *copy, GimpItem *item)
 static void
 copy_effects_below (TerrainCanvasPreview *preview, GimpDrawable *drawable)
 {
-  if (! has_visible_effects (drawable))
+  if (! terrain_shows_effects (drawable))
     return;
   preview->below_image = gimp_image_duplicate (preview->image);
   if (preview->below_image == NULL)

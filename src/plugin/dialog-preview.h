@@ -13,8 +13,10 @@ typedef struct TerrainDialogPreview TerrainDialogPreview;
 
 /* With canvas (not NULL: GIMP shows the result on the canvas), the preview reads what the
  * canvas's effect reads, the layer with the effects below applied, so the two never
- * disagree; a note says so when GIMP could not give those pixels and the preview falls
- * back to the layer's own. Without, it reads the layer's own pixels, as OK will. */
+ * disagree (and OK, merged or not, leaves that picture: apply.h); a note says so when GIMP
+ * could not give those pixels and the preview falls back to the layer's own. Without, it
+ * reads the layer's own pixels, as OK will unless the layer shows effects of GIMP's own
+ * (without the module OK merges them first: not shown here). */
 TerrainDialogPreview *terrain_dialog_preview_new (const TerrainProcedureInfo *info,
                                                   GimpProcedureConfig *config,
                                                   GimpDrawable *drawable,

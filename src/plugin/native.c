@@ -72,6 +72,35 @@ terrain_native_filter_configure (GimpDrawableFilter *filter, const TerrainProced
     }
 }
 
+gboolean
+terrain_shows_effects (GimpDrawable *drawable)
+{
+  /* A floating selection is a filter on the stack of the drawable it is attached to, but
+   * not one libgimp can pass (GIMP warns "unsupported type 'GimpFilter'"): that stack is
+   * left alone. */
+  GimpDrawable *floating_on =
+    gimp_image_floating_sel_attached_to (gimp_item_get_image (GIMP_ITEM (drawable)));
+  if (floating_on && gimp_item_get_id (GIMP_ITEM (floating_on)) ==
+                     gimp_item_get_id (GIMP_ITEM (drawable)))
+    return FALSE;
+  GimpDrawableFilter **filters = gimp_drawable_get_filters (drawable);
+  gboolean             visible = FALSE;
+  for (GimpDrawableFilter **f = filters; f && *f && ! visible; f++)
+    visible = gimp_drawable_filter_get_visible (*f);
+  g_free (filters); /* transfer container: GIMP's objects stay */
+  return visible;
+}
+
+gboolean
+terrain_merge_shown_effects (GimpDrawable *drawable)
+{
+  if (! terrain_shows_effects (drawable))
+    return FALSE;
+  gimp_image_undo_group_start (gimp_item_get_image (GIMP_ITEM (drawable)));
+  gimp_drawable_merge_filters (drawable);
+  return TRUE;
+}
+
 /* A session parasite (not saved): the note is printed for the first call only. */
 void
 terrain_native_say_once (const gchar *why_not)
@@ -110,39 +139,55 @@ room_for_layer (const TerrainProcedureInfo *info, const TerrainArgValues *values
 }
 
 GimpPDBStatusType
+terrain_check_heights (const TerrainProcedureInfo *info, const TerrainArgValues *values,
+                       GimpDrawable *drawable, GError **error)
+{
+  if (! terrain_reads_layer (info, values->values) || ! terrain_holds_non_numbers (drawable))
+    return GIMP_PDB_SUCCESS;
+  const int width = gimp_drawable_get_width (drawable);
+  const int height = gimp_drawable_get_height (drawable);
+  float    *heights = g_try_new (float, (gsize) width * height);
+  if (heights == NULL)
+    return GIMP_PDB_EXECUTION_ERROR;
+  terrain_read_heights (drawable, heights);
+  const gboolean usable = terrain_heightmap_usable (info, heights, width, height, error);
+  g_free (heights);
+  return usable ? GIMP_PDB_SUCCESS : GIMP_PDB_CALLING_ERROR;
+}
+
+GimpPDBStatusType
 terrain_native_apply (const TerrainProcedureInfo *info, GimpProcedureConfig *config,
                       const TerrainArgValues *values, GimpDrawable *drawable,
                       GimpDrawableFilter *filter, gboolean non_destructive, GError **error)
 {
+  GimpPDBStatusType status = GIMP_PDB_SUCCESS;
   if (! room_for_layer (info, values, drawable))
+    status = terrain_pdb_status (terrain_render_error (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0,
+                                                       gimp_drawable_get_width (drawable),
+                                                       gimp_drawable_get_height (drawable),
+                                                       error));
+  else
+    status = terrain_check_heights (info, values, drawable, error);
+  if (status != GIMP_PDB_SUCCESS)
     {
       gimp_drawable_filter_delete (filter);
-      return terrain_pdb_status (terrain_render_error (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0,
-                                       gimp_drawable_get_width (drawable),
-                                       gimp_drawable_get_height (drawable), error));
-    }
-  if (terrain_reads_layer (info, values->values) && terrain_holds_non_numbers (drawable))
-    {
-      const int width = gimp_drawable_get_width (drawable);
-      const int height = gimp_drawable_get_height (drawable);
-      float    *heights = g_try_new (float, (gsize) width * height);
-      gboolean  usable = heights != NULL;
-      if (heights)
-        {
-          terrain_read_heights (drawable, heights);
-          usable = terrain_heightmap_usable (info, heights, width, height, error);
-          g_free (heights);
-        }
-      if (! usable)
-        {
-          gimp_drawable_filter_delete (filter);
-          return heights ? GIMP_PDB_CALLING_ERROR : GIMP_PDB_EXECUTION_ERROR;
-        }
+      return status;
     }
   terrain_progress_init (info);
   terrain_native_filter_configure (filter, info, config);
   if (non_destructive)
     gimp_drawable_append_filter (drawable, filter);
+  else if (terrain_shows_effects (drawable))
+    {
+      /* On top of the effects, as the effect would be, then all merged at once (GIMP
+       * converts to the layer's precision once): the bytes of a non-destructive call and
+       * Layer > Merge Filters, as the dialog's canvas showed them. */
+      GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
+      gimp_image_undo_group_start (image);
+      gimp_drawable_append_filter (drawable, filter);
+      gimp_drawable_merge_filters (drawable);
+      gimp_image_undo_group_end (image);
+    }
   else
     gimp_drawable_merge_filter (drawable, filter);
   gimp_progress_end ();

@@ -20,14 +20,39 @@ void                terrain_native_filter_configure (GimpDrawableFilter *filter,
                                                      GimpProcedureConfig *config);
 
 /* Applies the filter of the procedure (made by terrain_native_filter_new, with config's
- * arguments, of which values are the numbers) in GIMP's process: merged, or with
- * non_destructive appended as an editable effect. What the operation cannot report is
- * checked here first: a layer that is no heightmap, or too large a one for the memory. */
+ * arguments, of which values are the numbers) in GIMP's process: with non_destructive
+ * appended as an editable effect, else merged. Merged on a layer that shows effects, it
+ * goes on top of them and the whole stack is merged (Layer > Merge Filters: GIMP 3.0.4
+ * drops hidden effects too, 3.2 keeps them), one undo step: the picture the effect would
+ * show and the dialog's preview showed. GIMP alone would merge a filter under the effects
+ * (gimp-drawable-merge-filter moves it to the bottom of the stack): under a generator
+ * effect (Diamond-Square ignores its input) the change would not show at all. What the
+ * operation cannot report is checked here first, on the layer's own pixels (what effects
+ * under it make is not, as for an effect): a layer that is no heightmap, or too large a
+ * one for the memory. */
 GimpPDBStatusType   terrain_native_apply (const TerrainProcedureInfo *info,
                                           GimpProcedureConfig *config,
                                           const TerrainArgValues *values,
                                           GimpDrawable *drawable, GimpDrawableFilter *filter,
                                           gboolean non_destructive, GError **error);
+
+/* Whether the drawable carries an effect the canvas shows (a visible one); FALSE while a
+ * floating selection is attached to it. */
+gboolean            terrain_shows_effects (GimpDrawable *drawable);
+
+/* Before the plug-in writes a result into the drawable's pixels: merges the effects it
+ * shows into them first (as Layer > Merge Filters; GIMP 3.0.4 drops hidden ones too, 3.2
+ * keeps them), so the result lands on top of what the layer shows, where the dialog's
+ * preview and a non-destructive call show it. Starts an undo group when it merges (the
+ * caller ends it: one undo step with the result) and says whether it did. */
+gboolean            terrain_merge_shown_effects (GimpDrawable *drawable);
+
+/* Whether the procedure can read the drawable as a heightmap (GIMP_PDB_SUCCESS, else the
+ * error): the heights of a storage that can hold values that are no numbers are read and
+ * checked, as the operation could not report them; any other layer passes at once. */
+GimpPDBStatusType   terrain_check_heights (const TerrainProcedureInfo *info,
+                                           const TerrainArgValues *values,
+                                           GimpDrawable *drawable, GError **error);
 
 /* Prints why the plug-in renders by itself, once a GIMP session. */
 void                terrain_native_say_once (const gchar *why_not);

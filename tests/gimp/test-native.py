@@ -10,7 +10,14 @@
   - a module of another build is not used: the plug-in says why and gives the same bytes;
   - non-destructive: the layer's pixels stay, one effect with the given settings is on the
     layer, it re-renders after a settings change, survives an XCF save and load, and merges
-    to the bytes the destructive call writes.
+    to the bytes the destructive call writes;
+  - merged on a layer that shows effects (GIMP's own Gaussian Blur, Smooth Heightmap inside
+    a selection; our Diamond-Square, River Erosion): the result lands on top of what the
+    layer showed, the picture the effect would show (and the dialog's preview shows), bytes
+    for bytes, with the effects merged, not under them as GIMP merges a filter (under the
+    Diamond-Square, which ignores its input, the change would not show); without the module
+    the effects merged, then the procedure on them. A hidden effect is no part of the
+    picture: it stays, the result goes under it.
 
 usage: test-native.py PLUGIN_BINARY GEGL_MODULE TERRAIN_DOCS WORKDIR
 """
@@ -292,4 +299,119 @@ if os.path.exists(out):
     checks.check(effect["loaded_untouched"], "the XCF's layer pixels changed")
     checks.check(effect["loaded_merged"], "the effect from the XCF merged to other bytes")
     checks.check(effect["channel_refused"], "an effect on a channel was not refused")
+# ---- Merged on a layer that shows effects: on top of them, as the effect would be ----
+ON_EFFECTS = HEADER + r"""
+import struct
+out = {}
+image, layer = new_image("U16_NON_LINEAR", "GRAY", "GRAY_IMAGE")
+run_procedure("plug-in-terrain-field", image, layer, seed=3)
+original = layer.copy()  # kept out of the image: the field, without effects
+image.remove_layer(layer)
+
+def fresh(effect=None):
+    copy = original.copy()
+    image.insert_layer(copy, None, 0)
+    if effect:
+        effect(copy)
+    return copy
+
+def shown(layer):
+    # What the layer shows, its pixels with its effects: merged in a copy of the image.
+    copy = image.duplicate()
+    same = copy.get_layers()[image.get_item_position(layer)]
+    same.merge_filters()
+    data = layer_bytes(same)
+    copy.delete()
+    return data
+
+def blur(layer):  # GIMP's own filter, as an effect
+    f = Gimp.DrawableFilter.new(layer, "gegl:gaussian-blur", "Blur")
+    f.get_config().set_property("std-dev-x", 4.0)
+    f.get_config().set_property("std-dev-y", 4.0)
+    f.update()
+    layer.append_filter(f)
+
+def diamond_square(layer):  # a generator: ignores what is under it
+    run_procedure("plug-in-terrain-diamond-square", image, layer, seed=5, **{"non-destructive": True})
+
+def run_in(rect, procedure, layer, **args):
+    # Effects are added with no selection (one would confine them): it is only for the run.
+    if rect:
+        image.select_rectangle(Gimp.ChannelOps.REPLACE, *rect)
+    ok = run_procedure(procedure, image, layer, **args)
+    Gimp.Selection.none(image)
+    return ok
+
+def steps_outside(a, b, x, y, w, h):
+    a, b = struct.unpack("<%dH" % (W * H), a), struct.unpack("<%dH" % (W * H), b)
+    return max(abs(a[i] - b[i]) for i in range(W * H)
+               if not (x <= i % W < x + w and y <= i // W < y + h))
+
+cases = [("blur", blur, "plug-in-terrain-smooth", (40, 30, 200, 170))]
+if MODULE:
+    cases.append(("diamond-square", diamond_square, "plug-in-terrain-river-erosion", None))
+for name, effect, procedure, rect in cases:
+    r = out[name] = {}
+    layer = fresh(effect)
+    before = shown(layer)
+    r["ok"] = run_in(rect, procedure, layer)
+    r["effects"] = len(layer.get_filters())
+    after = shown(layer)
+    r["changed"] = after != before
+    if rect:
+        r["steps outside"] = steps_outside(after, before, *rect)
+    under = fresh()  # GIMP's order for a merged filter: under the effects
+    run_in(rect, procedure, under)
+    effect(under)
+    r["under"] = after == shown(under)
+    if MODULE:  # what the effect on top shows
+        other = fresh(effect)
+        run_in(rect, procedure, other, **{"non-destructive": True})
+        r["as the effect"] = after == shown(other)
+    else:  # the effects merged, then the procedure
+        other = fresh(effect)
+        other.merge_filters()
+        run_in(rect, procedure, other)
+        r["on the effects"] = after == layer_bytes(other)
+layer = fresh(blur)
+layer.get_filters()[0].set_visible(False)
+run_procedure("plug-in-terrain-smooth", image, layer)
+other = fresh()
+run_procedure("plug-in-terrain-smooth", image, other)
+out["hidden"] = {"effects": len(layer.get_filters()), "under": layer_bytes(layer) == layer_bytes(other)}
+with open(OUT, "w") as f:
+    json.dump(out, f)
+"""
+for label, modules in (("on-effects", (module,)), ("on-effects-plug-in", ())):
+    session = GimpSession(plugin, os.path.join(workdir, "gimp-" + label),
+                          extra_plugins=("python-eval",), modules=modules)
+    out = os.path.join(workdir, label + ".json")
+    if os.path.exists(out):
+        os.remove(out)
+    result = session.run_python("OUT = %r\nMODULE = %r\n" % (out, bool(modules)) + ON_EFFECTS,
+                                timeout=300)
+    if not checks.check(os.path.exists(out), "%s: no results:\n%s"
+                        % (label, error_excerpt(result.stderr))):
+        continue
+    found = json.load(open(out))
+    print("%s:" % label, found)
+    for name, r in found.items():
+        if name == "hidden":
+            checks.check(r == {"effects": 1, "under": True},
+                         "%s: a hidden effect did not stay over the result: %s" % (label, r))
+            continue
+        checks.check(r["ok"] and r["effects"] == 0, "%s, %s: the merged call gave %s, %d effects "
+                     "left" % (label, name, r["ok"], r["effects"]))
+        checks.check(r["changed"], "%s, %s: the merged result does not show" % (label, name))
+        checks.check(not r["under"], "%s, %s: the result went under the effects" % (label, name))
+        if modules:
+            checks.check(r["as the effect"], "%s, %s: merged, the layer shows other bytes than "
+                         "the effect on top of the effects" % (label, name))
+        else:
+            checks.check(r["on the effects"], "%s, %s: the result is not the procedure on the "
+                         "effects merged" % (label, name))
+        if "steps outside" in r:  # GIMP converts the blur once, with or without our effect
+            checks.check(r["steps outside"] <= (1 if modules else 0),
+                         "%s, %s: outside the selection the layer changed by %d steps"
+                         % (label, name, r["steps outside"]))
 checks.done()
