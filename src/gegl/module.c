@@ -31,20 +31,28 @@ typedef struct
   TerrainTask task;
   void       *task_user;
   int         count;
+  gint        next; /* the next index to take (atomic) */
 } Tasks;
 
+/* Each part takes the next task left, not every parts-th: tasks differ in size (River
+ * Erosion's trees run largest first, one of them half the map) and a GEGL thread may start
+ * late; with a fixed share, the others would wait for it. The tasks are independent, so
+ * which thread runs one changes nothing of the result. */
 static void
 run_part (gint part, gint parts, gpointer data)
 {
-  const Tasks *tasks = data;
-  for (int i = part; i < tasks->count; i += parts)
+  Tasks *tasks = data;
+  int    i;
+  (void) part;
+  (void) parts;
+  while ((i = g_atomic_int_add (&tasks->next, 1)) < tasks->count)
     tasks->task (tasks->task_user, i);
 }
 
 static void
 run_tasks (void *user, int count, TerrainTask task, void *task_user)
 {
-  Tasks tasks = { task, task_user, count };
+  Tasks tasks = { task, task_user, count, 0 };
   (void) user;
   gegl_parallel_distribute (count, run_part, &tasks);
 }
