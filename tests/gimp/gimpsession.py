@@ -48,6 +48,33 @@ def terrain_pids():
 DOMAIN = "gimp-terrain"
 
 
+# The start of a GUI driver's Python-Fu script (live.py, probe-progress.py): flag files in
+# WORKDIR, by which the script and its driver wait for each other, and a SIZE² GRAY 16-bit
+# image holding an Infinite Field, shown in a display (`image`, `layer`). The script sets
+# WORKDIR and SIZE first.
+PYTHON_FU_SHOWN_FIELD = r'''
+import os, time
+import gi
+gi.require_version("Gimp", "3.0")
+from gi.repository import Gimp
+''' + PYTHON_FU_HELPERS + r'''
+def flag(name):
+    open(os.path.join(WORKDIR, name), "w").close()
+
+def wait_flag(name):
+    while not os.path.exists(os.path.join(WORKDIR, name)):
+        time.sleep(0.1)
+
+image = Gimp.Image.new_with_precision(SIZE, SIZE, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
+layer = Gimp.Layer.new(image, "heights", SIZE, SIZE, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
+image.insert_layer(layer, None, 0)
+layer.merge_filter(Gimp.DrawableFilter.new(layer, "terrain:field", ""))
+image.clean_all()
+Gimp.Display.new(image)
+Gimp.displays_flush()
+'''
+
+
 def error_excerpt(stderr, size=3000):
     """What a failed session printed, for a test's message: from the first Python traceback
     on when there is one (Python-Fu prints the script after it, which a plain tail would

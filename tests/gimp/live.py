@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import time
 
-from gimpsession import PYTHON_FU_HELPERS, GimpSession, start_xvfb
+from gimpsession import PYTHON_FU_SHOWN_FIELD, GimpSession, start_xvfb
 
 SIZE = 1024
 RIVER_DIALOG = "plug-in-terrain-river-erosion"
@@ -33,26 +33,7 @@ CANVAS = (220, 100, 890, 770)
 CANVAS_CROP = "%dx%d+%d+%d" % (CANVAS[2] - CANVAS[0], CANVAS[3] - CANVAS[1], CANVAS[0], CANVAS[1])
 QUIET = 1.0  # seconds without a render or a main-loop stall: the stroke's work is over
 
-SCRIPT = r"""
-import os, time
-import gi
-gi.require_version("Gimp", "3.0")
-from gi.repository import Gimp
-""" + PYTHON_FU_HELPERS + r"""
-def flag(name):
-    open(os.path.join(WORKDIR, name), "w").close()
-
-def wait_flag(name):
-    while not os.path.exists(os.path.join(WORKDIR, name)):
-        time.sleep(0.1)
-
-image = Gimp.Image.new_with_precision(SIZE, SIZE, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
-layer = Gimp.Layer.new(image, "heights", SIZE, SIZE, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
-image.insert_layer(layer, None, 0)
-layer.merge_filter(Gimp.DrawableFilter.new(layer, "terrain:field", ""))
-image.clean_all()
-Gimp.Display.new(image)
-Gimp.displays_flush()
+SCRIPT = PYTHON_FU_SHOWN_FIELD + r"""
 if DIALOG:
     flag("dialog")
     ok = run_procedure(DIALOG, image, layer, run_mode=Gimp.RunMode.INTERACTIVE)

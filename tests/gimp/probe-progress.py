@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 
-from gimpsession import PYTHON_FU_HELPERS, GimpSession, start_xvfb
+from gimpsession import PYTHON_FU_SHOWN_FIELD, GimpSession, start_xvfb
 
 plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
 size = int(sys.argv[4]) if len(sys.argv) > 4 else 4096
@@ -48,31 +48,12 @@ TITLE = (100, 12)              # the dialog's title, which does nothing when cli
 CANCEL = (226, 450)            # its Cancel
 STATUS_BAR = "800x36+190+852"  # the image window's status bar
 
-SCRIPT = r"""
-import os, time
-import gi
-gi.require_version("Gimp", "3.0")
-from gi.repository import Gimp
-""" + PYTHON_FU_HELPERS + r"""
-def flag(name):
-    open(os.path.join(WORKDIR, "flag-" + name), "w").close()
-
-def wait_flag(name):
-    while not os.path.exists(os.path.join(WORKDIR, "flag-" + name)):
-        time.sleep(0.1)
-
-image = Gimp.Image.new_with_precision(SIZE, SIZE, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
-layer = Gimp.Layer.new(image, "heights", SIZE, SIZE, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
-image.insert_layer(layer, None, 0)
-layer.merge_filter(Gimp.DrawableFilter.new(layer, "terrain:field", ""))
-image.clean_all()
-Gimp.Display.new(image)
-Gimp.displays_flush()
-flag("shown")
-wait_flag("append")
+SCRIPT = PYTHON_FU_SHOWN_FIELD + r"""
+flag("flag-shown")
+wait_flag("flag-append")
 layer.append_filter(Gimp.DrawableFilter.new(layer, "terrain:river-erosion", ""))
 Gimp.displays_flush()
-wait_flag("merge")
+wait_flag("flag-merge")
 for f in layer.get_filters():
     f.delete()
 Gimp.displays_flush()
