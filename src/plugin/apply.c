@@ -129,11 +129,11 @@ apply_here (const TerrainProcedureInfo *info, const TerrainArgValues *values,
   if (map_count && maps == NULL)
     return terrain_pdb_status (terrain_render_error (info, TERRAIN_ERROR_NO_MEMORY, "", NULL, 0,
                                                      width, height, error));
-  /* Onto the effects the layer shows, as in GIMP's process (terrain_merge_shown_effects);
-   * the layer's own heights are checked before they are merged. */
-  GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
-  gboolean   merged_effects = FALSE;
-  if (terrain_shows_effects (drawable))
+  /* Onto the effects the layer shows, as in GIMP's process (terrain_merge_effects); the
+   * layer's own heights are checked before they are merged. */
+  GimpImage     *image = gimp_item_get_image (GIMP_ITEM (drawable));
+  const gboolean merged_effects = terrain_shows_effects (drawable);
+  if (merged_effects)
     {
       GimpPDBStatusType usable = terrain_check_heights (info, values, drawable, error);
       if (usable != GIMP_PDB_SUCCESS)
@@ -141,7 +141,7 @@ apply_here (const TerrainProcedureInfo *info, const TerrainArgValues *values,
           g_strfreev ((gchar **) maps);
           return usable;
         }
-      merged_effects = terrain_merge_shown_effects (drawable);
+      terrain_merge_effects (drawable, NULL);
     }
   terrain_progress_init (info);
   /* Band by band straight from the core when it can; else the whole layer first. */

@@ -12,7 +12,7 @@
  * with non_destructive, as an editable layer effect; else in this process, writing the
  * pixels through the pipe (the same bytes, always merged). Merged, the result goes on top
  * of the effects the layer shows, as the effect would and the dialog's preview does, and
- * those effects are merged with it (terrain_native_apply, terrain_merge_shown_effects).
+ * those effects are merged with it (terrain_native_apply, terrain_merge_effects).
  * config holds the arguments that values were read from. The drawable is untouched unless
  * the result is SUCCESS; but in this process, when a render fails after the effects were
  * merged (running out of memory, or effects that make no heightmap), the layer keeps them

@@ -91,14 +91,13 @@ terrain_shows_effects (GimpDrawable *drawable)
   return visible;
 }
 
-gboolean
-terrain_merge_shown_effects (GimpDrawable *drawable)
+void
+terrain_merge_effects (GimpDrawable *drawable, GimpDrawableFilter *on_top)
 {
-  if (! terrain_shows_effects (drawable))
-    return FALSE;
   gimp_image_undo_group_start (gimp_item_get_image (GIMP_ITEM (drawable)));
+  if (on_top)
+    gimp_drawable_append_filter (drawable, on_top);
   gimp_drawable_merge_filters (drawable);
-  return TRUE;
 }
 
 /* A session parasite (not saved): the note is printed for the first call only. */
@@ -182,11 +181,8 @@ terrain_native_apply (const TerrainProcedureInfo *info, GimpProcedureConfig *con
       /* On top of the effects, as the effect would be, then all merged at once (GIMP
        * converts to the layer's precision once): the bytes of a non-destructive call and
        * Layer > Merge Filters, as the dialog's canvas showed them. */
-      GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
-      gimp_image_undo_group_start (image);
-      gimp_drawable_append_filter (drawable, filter);
-      gimp_drawable_merge_filters (drawable);
-      gimp_image_undo_group_end (image);
+      terrain_merge_effects (drawable, filter);
+      gimp_image_undo_group_end (gimp_item_get_image (GIMP_ITEM (drawable)));
     }
   else
     gimp_drawable_merge_filter (drawable, filter);

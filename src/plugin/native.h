@@ -40,12 +40,13 @@ GimpPDBStatusType   terrain_native_apply (const TerrainProcedureInfo *info,
  * floating selection is attached to it. */
 gboolean            terrain_shows_effects (GimpDrawable *drawable);
 
-/* Before the plug-in writes a result into the drawable's pixels: merges the effects it
- * shows into them first (as Layer > Merge Filters; GIMP 3.0.4 drops hidden ones too, 3.2
- * keeps them), so the result lands on top of what the layer shows, where the dialog's
- * preview and a non-destructive call show it. Starts an undo group when it merges (the
- * caller ends it: one undo step with the result) and says whether it did. */
-gboolean            terrain_merge_shown_effects (GimpDrawable *drawable);
+/* Merges the effects the drawable shows into its pixels, with on_top (when not NULL)
+ * appended above them first (as Layer > Merge Filters; GIMP 3.0.4 drops hidden ones too,
+ * 3.2 keeps them): a result then lands on top of what the layer shows, where the dialog's
+ * preview and a non-destructive call show it. Starts an undo group that the caller ends,
+ * after writing its result when on_top is NULL: one undo step. For a drawable that
+ * terrain_shows_effects. */
+void                terrain_merge_effects (GimpDrawable *drawable, GimpDrawableFilter *on_top);
 
 /* Whether the procedure can read the drawable as a heightmap (GIMP_PDB_SUCCESS, else the
  * error): the heights of a storage that can hold values that are no numbers are read and

@@ -484,9 +484,12 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
    * estimate_receivers), and the start, noise in which every cell is a pit, is neither
    * filled nor given receivers: that fill was about 30 % of the run. */
   if (status == TERRAIN_OK && r.estimate == NULL)
-    status = river_find_receivers (&r.g, progress, 0.0, 0.0);
-  if (status == TERRAIN_OK && ! changes_nothing (params) && r.estimate == NULL)
-    status = river_fill (&r.g, fill_order (params), r.deposited, progress, 0.0, RIVER_FILL_END);
+    {
+      status = river_find_receivers (&r.g, progress, 0.0, 0.0);
+      if (status == TERRAIN_OK && ! changes_nothing (params))
+        status = river_fill (&r.g, fill_order (params), r.deposited, progress, 0.0,
+                             RIVER_FILL_END);
+    }
   if (params->method == TERRAIN_RIVER_METHOD_ANALYTICAL && ! changes_nothing (params)
       && status == TERRAIN_OK)
     status = river_analytical (&r);
