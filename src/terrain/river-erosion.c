@@ -40,16 +40,17 @@ params_valid (const TerrainRiverErosion *p)
 }
 
 /* One block for: stack and parent (4 bytes a cell each, and RIVER_NEIGHBOURS spare), area
- * and sorted (4 + 4, adjacent), donors (2), outlet, direction and prefer (1 + 1 + 1), and
- * with uplift the uplift and the working heights (4 + 4). */
+ * and sorted (4 + 4, adjacent, and RIVER_NEIGHBOURS spare 8-byte places after them),
+ * donors (2), outlet, direction and prefer (1 + 1 + 1), and with uplift the uplift and the
+ * working heights (4 + 4). */
 static TerrainStatus
 allocate (RiverRun *r, int with_uplift)
 {
   const size_t n = r->g.cells, spare = RIVER_NEIGHBOURS;
   const size_t per_cell = 16 + 2 + 3 + (with_uplift ? 8 : 0);
-  if (n > INT32_MAX || n > SIZE_MAX / per_cell - 2 * spare)
+  if (n > INT32_MAX || n > SIZE_MAX / per_cell - 4 * spare)
     return TERRAIN_ERROR_NO_MEMORY;
-  unsigned char *b = r->block = terrain_alloc (n * per_cell + 2 * spare * sizeof (int32_t));
+  unsigned char *b = r->block = terrain_alloc (n * per_cell + 4 * spare * sizeof (int32_t));
   if (b == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   RiverGrid *g = &r->g;
@@ -57,7 +58,7 @@ allocate (RiverRun *r, int with_uplift)
   g->parent = g->stack + n + spare;
   g->area = (float *) (void *) (g->parent + n + spare);
   g->sorted = g->area + n;
-  b = (unsigned char *) (g->sorted + n);
+  b = (unsigned char *) (g->sorted + n + 2 * spare);
   if (with_uplift)
     {
       r->uplift = (float *) (void *) b;

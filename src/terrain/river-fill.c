@@ -99,19 +99,28 @@ pop (Heap *q)
   return top;
 }
 
-/* The outlets, flooded first; `closed` marks the cells reached. */
+/* A cell's flags in the fill: reached, and on the map's border (its neighbours are not at
+ * fixed offsets). The border bit spares the flood a division to find every cell's row. */
+enum { REACHED = 1, BORDER = 2 };
+
+/* The outlets, flooded first; `state` marks the cells reached and the border. */
 static void
-seed_outlets (const RiverGrid *g, Heap *q, uint8_t *closed)
+seed_outlets (const RiverGrid *g, Heap *q, uint8_t *state)
 {
   q->size = 0;
   for (size_t i = 0; i < g->cells; i++)
     {
-      closed[i] = g->outlet[i];
-      if (closed[i])
+      state[i] = g->outlet[i] ? REACHED : 0;
+      if (g->outlet[i])
         q->item[q->size++] = entry (g->h[i], i);
     }
   for (size_t at = q->size / 2; at-- > 0;)
     sift_down (q, at);
+  const size_t w = (size_t) g->width, last_row = g->cells - w;
+  for (size_t x = 0; x < w; x++)
+    state[x] |= BORDER, state[last_row + x] |= BORDER;
+  for (size_t row = 0; row < g->cells; row += w)
+    state[row] |= BORDER, state[row + w - 1] |= BORDER;
 }
 
 /* The height a cell j reached from a cell at `from`, and not above it, is raised to. */
@@ -140,30 +149,25 @@ typedef struct
   Fifo pits, slopes;
 } Flood;
 
-/* Neighbour k of cell c at (x, y), `inside` the map's border or not. */
+/* Neighbour k of cell c, whose state is `state` (-1 off an open map). */
 static ptrdiff_t
-neighbour_of (const RiverGrid *g, size_t c, int x, int y, int inside, int k)
+neighbour_of (const RiverGrid *g, size_t c, uint8_t state, int k)
 {
-  return inside ? (ptrdiff_t) c + g->offset[k] : river_neighbour (g, x, y, k);
-}
-
-static int
-is_inside (const RiverGrid *g, int x, int y)
-{
-  return x > 0 && y > 0 && x < g->width - 1 && y < g->height - 1;
+  if (! (state & BORDER))
+    return (ptrdiff_t) c + g->offset[k];
+  return river_neighbour (g, (int) (c % g->width), (int) (c / g->width), k);
 }
 
 /* Reaches the neighbours of cell c not reached yet. */
 static void
-flood_from (const RiverGrid *g, Flood *f, uint8_t *closed, size_t c, float *raised)
+flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raised)
 {
-  const int x = (int) (c % g->width), y = (int) (c / g->width), inside = is_inside (g, x, y);
   for (int k = 0; k < RIVER_NEIGHBOURS; k++)
     {
-      const ptrdiff_t j = neighbour_of (g, c, x, y, inside, k);
-      if (j < 0 || closed[j])
+      const ptrdiff_t j = neighbour_of (g, c, state[c], k);
+      if (j < 0 || (state[j] & REACHED))
         continue;
-      closed[j] = 1;
+      state[j] |= REACHED;
       Fifo *fifo = &f->slopes;
       if (g->h[j] <= g->h[c])
         {
@@ -184,13 +188,12 @@ flood_from (const RiverGrid *g, Flood *f, uint8_t *closed, size_t c, float *rais
  * drain through it whenever they are reached. One with a neighbour not higher waits in the
  * heap for its height's turn, as the flood by height would have it. */
 static void
-climb_from (const RiverGrid *g, Flood *f, uint8_t *closed, size_t c)
+climb_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c)
 {
-  const int x = (int) (c % g->width), y = (int) (c / g->width), inside = is_inside (g, x, y);
   for (int k = 0; k < RIVER_NEIGHBOURS; k++)
     {
-      const ptrdiff_t j = neighbour_of (g, c, x, y, inside, k);
-      if (j >= 0 && ! closed[j] && g->h[j] <= g->h[c])
+      const ptrdiff_t j = neighbour_of (g, c, state[c], k);
+      if (j >= 0 && ! (state[j] & REACHED) && g->h[j] <= g->h[c])
         {
           push (&f->heap, entry (g->h[c], c));
           return;
@@ -198,10 +201,10 @@ climb_from (const RiverGrid *g, Flood *f, uint8_t *closed, size_t c)
     }
   for (int k = 0; k < RIVER_NEIGHBOURS; k++)
     {
-      const ptrdiff_t j = neighbour_of (g, c, x, y, inside, k);
-      if (j >= 0 && ! closed[j])
+      const ptrdiff_t j = neighbour_of (g, c, state[c], k);
+      if (j >= 0 && ! (state[j] & REACHED))
         {
-          closed[j] = 1;
+          state[j] |= REACHED;
           f->slopes.cell[f->slopes.tail++] = (int32_t) j;
         }
     }
@@ -215,9 +218,9 @@ river_fill (RiverGrid *g, RiverFillOrder order, float *raised, const TerrainProg
    * the stack and parent: the fill needs none of them. */
   Flood    f = { { (uint64_t *) (void *) g->area, 0 }, order == RIVER_FILL_PITS_FIRST,
                  { g->stack, 0, 0 }, { g->parent, 0, 0 } };
-  uint8_t *closed = (uint8_t *) g->donors;
+  uint8_t *state = (uint8_t *) g->donors;
   size_t   done = 0;
-  seed_outlets (g, &f.heap, closed);
+  seed_outlets (g, &f.heap, state);
   while (f.heap.size > 0 || f.pits.head < f.pits.tail || f.slopes.head < f.slopes.tail)
     {
       /* A cell up a slope that waits in the heap is taken twice. */
@@ -226,9 +229,9 @@ river_fill (RiverGrid *g, RiverFillOrder order, float *raised, const TerrainProg
           terrain_progress_report (progress, from + (to - from) * share))
         return TERRAIN_CANCELLED;
       if (f.slopes.head < f.slopes.tail)
-        climb_from (g, &f, closed, (size_t) f.slopes.cell[f.slopes.head++]);
+        climb_from (g, &f, state, (size_t) f.slopes.cell[f.slopes.head++]);
       else
-        flood_from (g, &f, closed,
+        flood_from (g, &f, state,
                     f.pits.head < f.pits.tail ? (size_t) f.pits.cell[f.pits.head++]
                                               : (size_t) (pop (&f.heap) & 0xffffffffu),
                     raised);

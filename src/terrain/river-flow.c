@@ -435,68 +435,65 @@ river_order_and_area (RiverGrid *g)
   river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
 }
 
-/* The breadth-first order turned depth first (preorder), a chunk at a time: chunks are
- * whole trees, which keep their places. A tree's subtree sizes are the areas (whole numbers
- * of cells, exact in a float), and a cell's donors are together in the breadth-first order,
- * after it: going along it, a cell takes the next free place of its receiver's subtree and
- * leaves its own subtree's size behind it. No arrays beyond the grid's and depth: the new
- * place of every place goes in depth, the next free places in sorted, then the new order's
- * area in sorted, its cells in area and its receivers' places in stack, moved to their
- * arrays by the caller; last, the depths. */
-typedef struct
+/* Depth first (preorder): a cell's place, its receiver's place and its depth; then its
+ * donors go on the to-do stack `pending`, each with its receiver's place in the high half,
+ * the last direction first so that the first comes out first (the breadth-first order's
+ * order of siblings: the same order as that one turned depth first, so the same areas to
+ * the bit). As in place_donors, a cell with donors at fixed offsets writes all 8 candidates
+ * and keeps its donors, without a branch on the donor bits. */
+static size_t
+pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t cell,
+             int32_t place)
 {
-  RiverGrid *g;
-  int32_t   *depth;
-} DepthFirst;
-
-static void
-depth_first_chunk (void *user, size_t first, size_t end)
-{
-  const DepthFirst *d = user;
-  RiverGrid        *g = d->g;
-  int32_t *restrict place = d->depth;
-  int32_t *restrict next = (int32_t *) (void *) g->sorted;
-  for (size_t s = first; s < end; s++)
+  const unsigned bits = g->donors[cell];
+  const uint64_t from = (uint64_t) (uint32_t) place << 32;
+  if (bits & RIVER_WRAPS)
     {
-      const int32_t p = g->parent[s];
-      int32_t       at = (int32_t) s;
-      if (p != (int32_t) s)
-        {
-          at = next[p];
-          next[p] = at + (int32_t) g->area[s];
-        }
-      place[s] = at;
-      next[s] = at + 1;
+      for (int k = RIVER_NEIGHBOURS; k-- > 0;)
+        if (bits & (1u << k))
+          pending[top++] =
+            from | (uint32_t) river_neighbour (g, cell % g->width, cell / g->width, k);
+      return top;
     }
-  float *restrict   area_d = g->sorted;
-  int32_t *restrict cell_d = (int32_t *) (void *) g->area;
-  for (size_t s = first; s < end; s++)
-    area_d[place[s]] = g->area[s];
-  for (size_t s = first; s < end; s++)
-    cell_d[place[s]] = g->stack[s];
-  for (size_t s = first; s < end; s++)
-    g->stack[place[s]] = place[g->parent[s]];
-  /* stack now holds the receivers' places; depth by place, receivers first. */
-  for (size_t q = first; q < end; q++)
-    {
-      const int32_t p = g->stack[q];
-      d->depth[q] = p == (int32_t) q ? 0 : d->depth[p] + 1;
-    }
+#define PEND(k)                                                                               \
+  pending[top] = from | (uint32_t) (cell + g->offset[k]);                                    \
+  top += bits >> (k) & 1;
+  PEND (7) PEND (6) PEND (5) PEND (4) PEND (3) PEND (2) PEND (1) PEND (0)
+#undef PEND
+  return top;
 }
 
 /* Depth first over each root's tree in turn (preorder): a cell's whole subtree comes right
  * after it, so that a pass along the order finds the cell's path to its root as the last
- * cell seen at each smaller depth. Built from the breadth-first order and its areas (see
- * depth_first_chunk), in parallel over chunks of trees. */
+ * cell seen at each smaller depth. One walk over the donors, the to-do stack in the area and
+ * sorted arrays (free until the areas: 8 bytes a cell, and spare places after them), then
+ * the areas in parallel over chunks of trees. */
 void
 river_order_depth_first_and_area (RiverGrid *g, int32_t *depth)
 {
-  river_order_and_area (g);
-  DepthFirst d = { g, depth };
-  river_along_stack (g, depth_first_chunk, &d, NULL, 0.0, 0.0);
-  memcpy (g->parent, g->stack, g->cells * sizeof (int32_t));
-  memcpy (g->stack, g->area, g->cells * sizeof (int32_t));
-  memcpy (g->area, g->sorted, g->cells * sizeof (float));
+  uint64_t *pending = (uint64_t *) (void *) g->area;
+  int32_t  *restrict stack = g->stack, *restrict parent = g->parent;
+  size_t    placed = 0;
+  for (size_t root = 0; root < g->cells; root++)
+    {
+      if (g->direction[root] != RIVER_NONE)
+        continue;
+      stack[placed] = (int32_t) root;
+      parent[placed] = (int32_t) placed;
+      depth[placed] = 0;
+      size_t top = pend_donors (g, pending, 0, (int32_t) root, (int32_t) placed);
+      for (placed++; top > 0; placed++)
+        {
+          const uint64_t next = pending[--top];
+          const int32_t  cell = (int32_t) (uint32_t) next, from = (int32_t) (next >> 32);
+          stack[placed] = cell;
+          parent[placed] = from;
+          depth[placed] = depth[from] + 1;
+          top = pend_donors (g, pending, top, cell, (int32_t) placed);
+        }
+    }
+  cut_chunks (g);
+  river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
 }
 
 size_t

@@ -61,7 +61,8 @@ typedef struct
   /* The receiver order (Braun & Willett's stack), tree after tree: stack[s] is the cell at
    * place s, parent[s] the place of its receiver (s for a root). stack and parent have
    * RIVER_NEIGHBOURS spare places at their end; area and sorted are adjacent (8 bytes a
-   * cell: the fill's heap). */
+   * cell: the fill's heap, the depth-first walk's to-do stack) and have RIVER_NEIGHBOURS
+   * spare 8-byte places after them. */
   int32_t  *stack, *parent;
   float    *area;          /* by place: drainage area in cells (the cell and all it drains) */
   float    *sorted;        /* by place: the heights a chain has made */
@@ -120,7 +121,7 @@ TerrainStatus river_find_receivers (RiverGrid *g, const TerrainProgress *progres
 /* The receiver order and its chunks (one thread), and the drainage area of every place. */
 void          river_order_and_area (RiverGrid *g);
 /* The same in depth-first order (a cell's subtree right after it), with each place's
- * depth (steps to its root) in depth (cells floats). */
+ * depth (steps to its root) in depth (an int32 a cell). */
 void          river_order_depth_first_and_area (RiverGrid *g, int32_t *depth);
 /* Runs task (user, first, end) on every chunk's places, on the threads there are, largest
  * chunk first: trees are independent, so the result is the one of a single pass in receiver
