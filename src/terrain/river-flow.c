@@ -4,6 +4,7 @@
 #include "river-internal.h"
 
 #include <math.h>
+#include <stdatomic.h>
 
 const int RIVER_DX[RIVER_NEIGHBOURS] = { 0, 0, -1, 1, -1, 1, 1, -1 };
 const int RIVER_DY[RIVER_NEIGHBOURS] = { -1, 1, 0, 0, -1, 1, -1, 1 };
@@ -435,18 +436,19 @@ river_order_and_area (RiverGrid *g)
   river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
 }
 
-/* Depth first (preorder): a cell's place, its receiver's place and its depth; then its
- * donors go on the to-do stack `pending`, each with its receiver's place in the high half,
- * the last direction first so that the first comes out first (the breadth-first order's
- * order of siblings: the same order as that one turned depth first, so the same areas to
- * the bit). As in place_donors, a cell with donors at fixed offsets writes all 8 candidates
- * and keeps its donors, without a branch on the donor bits. */
+/* ---- Depth-first order ---- */
+
+/* The donors of `cell` (at `place`) go on the to-do stack `pending`, each with that place in
+ * the high half, the last direction first so that the first comes out first: the
+ * breadth-first order's order of siblings, so the same order as that one turned depth first
+ * (and the same areas to the bit). As in place_donors, a cell with donors at fixed offsets
+ * writes all 8 candidates and keeps its donors, without a branch on the donor bits. */
 static size_t
 pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t cell,
-             int32_t place)
+             size_t place)
 {
   const unsigned bits = g->donors[cell];
-  const uint64_t from = (uint64_t) (uint32_t) place << 32;
+  const uint64_t from = (uint64_t) place << 32;
   if (bits & RIVER_WRAPS)
     {
       for (int k = RIVER_NEIGHBOURS; k-- > 0;)
@@ -463,34 +465,141 @@ pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t
   return top;
 }
 
+/* The order is walked from both ends of the cells at once, by two tasks: the front takes
+ * roots from the first cells on and places their trees from place 0 up, the back takes
+ * roots from the last cells on and places their trees from the last place down, until they
+ * meet. The trees so come in the order of their roots whoever walks them, and the order is
+ * the same as one walk's to the bit. The cells are taken in blocks of CLAIM_CELLS. */
+#define CLAIM_CELLS 4096
+
+typedef struct
+{
+  RiverGrid       *g;
+  int32_t         *depth;
+  uint64_t        *pending;  /* the to-do stacks: `capacity` entries each, the front's first */
+  size_t           capacity;
+  _Atomic uint64_t ends;     /* blocks taken: the front's next (low half), the back's end */
+  atomic_int       overflow; /* a to-do stack would have outgrown its capacity */
+} Walk;
+
+/* The next block of cells for the front or the back; 0 when they have met. */
+static int
+claim (Walk *w, int back, size_t *block)
+{
+  uint64_t ends = atomic_load (&w->ends);
+  for (;;)
+    {
+      const uint64_t front = ends & 0xffffffffu, end = ends >> 32;
+      if (front >= end)
+        return 0;
+      const uint64_t taken = back ? front | (end - 1) << 32 : (front + 1) | end << 32;
+      if (atomic_compare_exchange_weak (&w->ends, &ends, taken))
+        {
+          *block = back ? end - 1 : front;
+          return 1;
+        }
+    }
+}
+
+/* The tree of `root` depth first, its t-th cell at place `at` + t (front) or `at` - 1 - t
+ * (back: the tree reversed, turned round by the caller); the number of its cells, or 0 when
+ * the to-do stack would outgrow its capacity. */
+static size_t
+walk_tree (Walk *w, int back, uint64_t *pending, size_t root, size_t at)
+{
+  RiverGrid *g = w->g;
+  int32_t *restrict stack = g->stack, *restrict parent = g->parent, *restrict depth = w->depth;
+  const ptrdiff_t step = back ? -1 : 1;
+  size_t          place = back ? at - 1 : at, count = 1;
+  stack[place] = (int32_t) root;
+  parent[place] = (int32_t) place;
+  depth[place] = 0;
+  size_t top = pend_donors (g, pending, 0, (int32_t) root, place);
+  while (top > 0)
+    {
+      const uint64_t next = pending[--top];
+      const int32_t  from = (int32_t) (next >> 32);
+      place += step;
+      count++;
+      stack[place] = (int32_t) (uint32_t) next;
+      parent[place] = from;
+      depth[place] = depth[from] + 1;
+      if (top + RIVER_NEIGHBOURS > w->capacity)
+        return 0;
+      top = pend_donors (g, pending, top, stack[place], place);
+    }
+  return count;
+}
+
+/* Places [first, first + count), a tree walked by the back, turned round: the cell at place
+ * p goes to first + count - 1 - (p - first), and so do the receivers' places. */
+static void
+turn_round (RiverGrid *g, int32_t *depth, size_t first, size_t count)
+{
+  const int32_t mirror = (int32_t) (2 * first + count - 1);
+  for (size_t a = first, b = first + count - 1; a <= b && b != (size_t) -1; a++, b--)
+    {
+      const int32_t cell = g->stack[a], from = g->parent[a], steps = depth[a];
+      g->stack[a] = g->stack[b];
+      g->parent[a] = mirror - g->parent[b];
+      depth[a] = depth[b];
+      g->stack[b] = cell;
+      g->parent[b] = mirror - from;
+      depth[b] = steps;
+    }
+}
+
+static void
+walk_task (void *user, int back)
+{
+  Walk            *w = user;
+  const RiverGrid *g = w->g;
+  uint64_t        *pending = w->pending + (back ? w->capacity : 0);
+  size_t           at = back ? g->cells : 0, block;
+  while (claim (w, back, &block))
+    {
+      const size_t first = block * CLAIM_CELLS;
+      const size_t end = first + CLAIM_CELLS < g->cells ? first + CLAIM_CELLS : g->cells;
+      for (size_t k = 0; k < end - first; k++)
+        {
+          const size_t root = back ? end - 1 - k : first + k;
+          if (g->direction[root] != RIVER_NONE)
+            continue;
+          const size_t count = walk_tree (w, back, pending, root, at);
+          if (count == 0 || atomic_load_explicit (&w->overflow, memory_order_relaxed))
+            {
+              atomic_store (&w->overflow, 1);
+              return;
+            }
+          if (back)
+            turn_round (w->g, w->depth, at - count, count);
+          at = back ? at - count : at + count;
+        }
+    }
+}
+
 /* Depth first over each root's tree in turn (preorder): a cell's whole subtree comes right
  * after it, so that a pass along the order finds the cell's path to its root as the last
- * cell seen at each smaller depth. One walk over the donors, the to-do stack in the area and
- * sorted arrays (free until the areas: 8 bytes a cell, and spare places after them), then
- * the areas in parallel over chunks of trees. */
+ * cell seen at each smaller depth. The to-do stacks live in the area and sorted arrays (free
+ * until the areas: one 8-byte entry a cell, and spare ones after them), half each when two
+ * tasks walk; a to-do stack holds cells of its tree not placed yet, so one walk never
+ * outgrows all of it, and two walks whose stack would outgrow its half give way to one.
+ * Then the areas, in parallel over chunks of trees. */
 void
 river_order_depth_first_and_area (RiverGrid *g, int32_t *depth)
 {
-  uint64_t *pending = (uint64_t *) (void *) g->area;
-  int32_t  *restrict stack = g->stack, *restrict parent = g->parent;
-  size_t    placed = 0;
-  for (size_t root = 0; root < g->cells; root++)
+  const uint64_t blocks = (g->cells + CLAIM_CELLS - 1) / CLAIM_CELLS;
+  Walk           w = { g, depth, (uint64_t *) (void *) g->area, g->cells / 2 };
+  atomic_init (&w.ends, blocks << 32);
+  atomic_init (&w.overflow, 0);
+  if (terrain_parallel_threads () > 1)
+    terrain_parallel_for (2, walk_task, &w);
+  if (terrain_parallel_threads () == 1 || atomic_load (&w.overflow))
     {
-      if (g->direction[root] != RIVER_NONE)
-        continue;
-      stack[placed] = (int32_t) root;
-      parent[placed] = (int32_t) placed;
-      depth[placed] = 0;
-      size_t top = pend_donors (g, pending, 0, (int32_t) root, (int32_t) placed);
-      for (placed++; top > 0; placed++)
-        {
-          const uint64_t next = pending[--top];
-          const int32_t  cell = (int32_t) (uint32_t) next, from = (int32_t) (next >> 32);
-          stack[placed] = cell;
-          parent[placed] = from;
-          depth[placed] = depth[from] + 1;
-          top = pend_donors (g, pending, top, cell, (int32_t) placed);
-        }
+      w.capacity = g->cells + RIVER_NEIGHBOURS;
+      atomic_store (&w.ends, blocks << 32);
+      atomic_store (&w.overflow, 0);
+      walk_task (&w, 0);
     }
   cut_chunks (g);
   river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
