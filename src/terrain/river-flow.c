@@ -589,7 +589,8 @@ void
 river_order_depth_first_and_area (RiverGrid *g, int32_t *depth)
 {
   const uint64_t blocks = (g->cells + CLAIM_CELLS - 1) / CLAIM_CELLS;
-  Walk           w = { g, depth, (uint64_t *) (void *) g->area, g->cells / 2 };
+  Walk           w = { .g = g, .depth = depth, .pending = (uint64_t *) (void *) g->area,
+                       .capacity = g->cells / 2 };
   atomic_init (&w.ends, blocks << 32);
   atomic_init (&w.overflow, 0);
   if (terrain_parallel_threads () > 1)
