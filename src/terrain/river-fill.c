@@ -149,29 +149,59 @@ typedef struct
   Fifo pits, slopes;
 } Flood;
 
-/* Neighbour k of cell c, whose state is `state` (-1 off an open map). */
-static ptrdiff_t
-neighbour_of (const RiverGrid *g, size_t c, uint8_t state, int k)
+/* Bit k set: neighbour k of cell c is on the map and not reached yet; *neighbour[k] its
+ * index (c's own off an open map). An interior cell reads its 8 neighbours without a
+ * branch: the flood's tests are on these bits, not one neighbour at a time. */
+static unsigned
+open_neighbours (const RiverGrid *g, const uint8_t *state, size_t c, size_t *neighbour)
 {
-  if (! (state & BORDER))
-    return (ptrdiff_t) c + g->offset[k];
-  return river_neighbour (g, (int) (c % g->width), (int) (c / g->width), k);
+  unsigned open = 0;
+  if (! (state[c] & BORDER))
+    {
+      for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+        {
+          neighbour[k] = c + (size_t) g->offset[k];
+          open |= (unsigned) (~state[neighbour[k]] & REACHED) << k;
+        }
+      return open;
+    }
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    {
+      const ptrdiff_t j = river_neighbour (g, (int) (c % g->width), (int) (c / g->width), k);
+      neighbour[k] = j < 0 ? c : (size_t) j;
+      open |= j < 0 ? 0u : (unsigned) (~state[j] & REACHED) << k;
+    }
+  return open;
+}
+
+/* The lowest bit set of a non-zero mask, and the mask without it. */
+static int
+take_lowest (unsigned *mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+  const int k = __builtin_ctz (*mask);
+#else
+  int k = 0;
+  while (! (*mask >> k & 1))
+    k++;
+#endif
+  *mask &= *mask - 1;
+  return k;
 }
 
 /* Reaches the neighbours of cell c not reached yet. */
 static void
 flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raised)
 {
-  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+  size_t neighbour[RIVER_NEIGHBOURS];
+  for (unsigned open = open_neighbours (g, state, c, neighbour); open;)
     {
-      const ptrdiff_t j = neighbour_of (g, c, state[c], k);
-      if (j < 0 || (state[j] & REACHED))
-        continue;
+      const size_t j = neighbour[take_lowest (&open)];
       state[j] |= REACHED;
       Fifo *fifo = &f->slopes;
       if (g->h[j] <= g->h[c])
         {
-          const float h = raised_height (g->h[c], (size_t) j);
+          const float h = raised_height (g->h[c], j);
           if (raised)
             raised[j] += h - g->h[j];
           g->h[j] = h;
@@ -180,7 +210,7 @@ flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raise
       if (f->pits_first)
         fifo->cell[fifo->tail++] = (int32_t) j;
       else
-        push (&f->heap, entry (g->h[j], (size_t) j));
+        push (&f->heap, entry (g->h[j], j));
     }
 }
 
@@ -190,23 +220,20 @@ flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raise
 static void
 climb_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c)
 {
+  size_t   neighbour[RIVER_NEIGHBOURS];
+  unsigned open = open_neighbours (g, state, c, neighbour), not_higher = 0;
   for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    not_higher |= (unsigned) (g->h[neighbour[k]] <= g->h[c]) << k;
+  if (open & not_higher)
     {
-      const ptrdiff_t j = neighbour_of (g, c, state[c], k);
-      if (j >= 0 && ! (state[j] & REACHED) && g->h[j] <= g->h[c])
-        {
-          push (&f->heap, entry (g->h[c], c));
-          return;
-        }
+      push (&f->heap, entry (g->h[c], c));
+      return;
     }
-  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+  while (open)
     {
-      const ptrdiff_t j = neighbour_of (g, c, state[c], k);
-      if (j >= 0 && ! (state[j] & REACHED))
-        {
-          state[j] |= REACHED;
-          f->slopes.cell[f->slopes.tail++] = (int32_t) j;
-        }
+      const size_t j = neighbour[take_lowest (&open)];
+      state[j] |= REACHED;
+      f->slopes.cell[f->slopes.tail++] = (int32_t) j;
     }
 }
 
