@@ -220,15 +220,17 @@ account_stage (RiverRun *r, const float *before, double uplift_per_cell)
     }
 }
 
-/* The receivers of the estimate, made to drain first (raising nothing of the heights); the
- * estimate is not needed after them. */
+/* The receivers of the estimate, made to drain first along the coarser grid's order (or,
+ * where that cannot be, by a fill), raising nothing of the heights; the estimate is not
+ * needed after them. */
 static void
 estimate_receivers (RiverRun *r)
 {
   RiverGrid *g = &r->g;
   float     *heights = g->h;
   g->h = r->estimate;
-  river_fill (g, RIVER_FILL_PITS_FIRST, NULL, NULL, 0.0, 0.0);
+  if (! river_drain_along (g, &r->coarse))
+    river_fill (g, RIVER_FILL_PITS_FIRST, NULL, NULL, 0.0, 0.0);
   river_find_receivers (g, NULL, 0.0, 0.0);
   g->h = heights;
   terrain_free (r->estimate);

@@ -366,7 +366,7 @@ prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps, float **original)
 
 static TerrainStatus river_run (const TerrainRiverErosion *params, float *heights, int width,
                                 int height, int wrap, TerrainRiverMaps *maps,
-                                const TerrainProgress *progress);
+                                const TerrainProgress *progress, RiverCoarseOrder *order);
 
 /* ---- Growing from a coarser grid ---- */
 
@@ -411,7 +411,8 @@ coarse_position (int x, int cells, int wrap, int *low, int *high, float *f)
  * (bilinear), is the estimate whose receivers the first pass solves on. */
 static TerrainStatus
 coarse_estimate (const TerrainRiverErosion *params, const float *layer, int width, int height,
-                 int wrap, float **estimate, const TerrainProgress *progress)
+                 int wrap, float **estimate, RiverCoarseOrder *order,
+                 const TerrainProgress *progress)
 {
   const int cw = (width + 1) / 2, ch = (height + 1) / 2;
   float    *coarse = terrain_alloc ((size_t) cw * ch * sizeof (float));
@@ -429,7 +430,7 @@ coarse_estimate (const TerrainRiverErosion *params, const float *layer, int widt
                 sum += layer[(size_t) y * width + x];
             coarse[(size_t) cy * cw + cx] = (float) (sum / count);
           }
-      status = river_run (params, coarse, cw, ch, wrap, NULL, progress);
+      status = river_run (params, coarse, cw, ch, wrap, NULL, progress, order);
       if (status == TERRAIN_OK &&
           (fine = terrain_alloc ((size_t) width * height * sizeof (float))) == NULL)
         status = TERRAIN_ERROR_NO_MEMORY;
@@ -457,10 +458,29 @@ coarse_estimate (const TerrainRiverErosion *params, const float *layer, int widt
 
 /* ---- The run ---- */
 
-/* The run on a checked map, wrapped when `wrap`. */
+/* The receiver order the run ended with (the finish's, of a run with uplift), for the layer
+ * grown from this one (river-estimate.c). */
+static TerrainStatus
+keep_order (const RiverGrid *g, RiverCoarseOrder *order)
+{
+  order->width = g->width;
+  order->height = g->height;
+  order->stack = terrain_alloc (2 * g->cells * sizeof (int32_t));
+  if (order->stack == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  order->parent = order->stack + g->cells;
+  memcpy (order->stack, g->stack, g->cells * sizeof (int32_t));
+  memcpy (order->parent, g->parent, g->cells * sizeof (int32_t));
+  order->chunks = g->chunks;
+  memcpy (order->chunk_start, g->chunk_start, sizeof order->chunk_start);
+  return TERRAIN_OK;
+}
+
+/* The run on a checked map, wrapped when `wrap`; with `order`, the run has uplift and keeps
+ * its receiver order there (the caller frees order->stack). */
 static TerrainStatus
 river_run (const TerrainRiverErosion *params, float *heights, int width, int height, int wrap,
-           TerrainRiverMaps *maps, const TerrainProgress *progress)
+           TerrainRiverMaps *maps, const TerrainProgress *progress, RiverCoarseOrder *order)
 {
   TerrainStatus        status = TERRAIN_OK;
   RiverRun             r = { 0 };
@@ -468,7 +488,7 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   TerrainProgressStage coarse_part, fine_part;
   if (grows_from_coarse (params, width, height))
     {
-      status = coarse_estimate (params, heights, width, height, wrap, &r.estimate,
+      status = coarse_estimate (params, heights, width, height, wrap, &r.estimate, &r.coarse,
                                 terrain_progress_stage (&coarse_part, progress, 0.0,
                                                         COARSE_SHARE));
       progress = terrain_progress_stage (&fine_part, progress, COARSE_SHARE, 1.0);
@@ -499,12 +519,15 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
     status = river_step (&r, step);
   if (status == TERRAIN_OK)
     status = finish (&r, heights, maps, original);
+  if (status == TERRAIN_OK && order)
+    status = keep_order (&r.g, order);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
     status = TERRAIN_CANCELLED;
   river_diffusion_free (&r.diffusion);
   terrain_free (r.block);
   terrain_free (original);
   terrain_free (r.estimate);
+  terrain_free (r.coarse.stack);
   return status;
 }
 
@@ -527,7 +550,8 @@ river_shared_edge (const TerrainRiverErosion *params, float *heights, int width,
   memcpy (last_row, heights + (size_t) (height - 1) * width, (size_t) width * sizeof (float));
   terrain_shared_edge_pack (heights, width, height);
   const TerrainStatus status = river_run (params, heights, terrain_shared_edge_period (width),
-                                          terrain_shared_edge_period (height), 1, maps, progress);
+                                          terrain_shared_edge_period (height), 1, maps, progress,
+                                          NULL);
   terrain_shared_edge_spread (heights, width, height);
   if (status != TERRAIN_OK)
     {
@@ -549,7 +573,7 @@ river_edges (const TerrainRiverErosion *params, float *heights, int width, int h
   if (params->edges == TERRAIN_RIVER_EDGES_SHARED_EDGE)
     return river_shared_edge (params, heights, width, height, maps, progress);
   return river_run (params, heights, width, height,
-                    params->edges == TERRAIN_RIVER_EDGES_WRAP, maps, progress);
+                    params->edges == TERRAIN_RIVER_EDGES_WRAP, maps, progress, NULL);
 }
 
 /* Age 0: the heights stay as they are; the maps are those of a run that changes nothing

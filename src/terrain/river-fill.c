@@ -123,9 +123,8 @@ seed_outlets (const RiverGrid *g, Heap *q, uint8_t *state)
     state[row] |= BORDER, state[row + w - 1] |= BORDER;
 }
 
-/* The height a cell j reached from a cell at `from`, and not above it, is raised to. */
-static float
-raised_height (float from, size_t j)
+float
+river_raised_height (float from, size_t j)
 {
   float h = river_float_above (from);
   for (uint32_t more = terrain_mix32 ((uint32_t) j) % (RAISE_JITTER + 1); more > 0; more--)
@@ -201,7 +200,7 @@ flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raise
       Fifo *fifo = &f->slopes;
       if (g->h[j] <= g->h[c])
         {
-          const float h = raised_height (g->h[c], j);
+          const float h = river_raised_height (g->h[c], j);
           if (raised)
             raised[j] += h - g->h[j];
           g->h[j] = h;

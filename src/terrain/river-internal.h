@@ -1,7 +1,8 @@
 /* River erosion's internals, shared by river-erosion.c (set-up and end of the run),
  * river-step.c (one step), river-flow.c (receivers, receiver order, drainage area, pits),
- * river-fill.c (priority-flood) and river-diffusion.c (hillslope diffusion). Not a public
- * header: nothing outside these files includes it. */
+ * river-fill.c (priority-flood), river-diffusion.c (hillslope diffusion),
+ * river-analytical.c (the analytical method) and river-estimate.c (a grown layer's estimate
+ * made to drain). Not a public header: nothing outside these files includes it. */
 #ifndef TERRAIN_RIVER_INTERNAL_H
 #define TERRAIN_RIVER_INTERNAL_H
 
@@ -153,6 +154,30 @@ typedef enum
 TerrainStatus river_fill (RiverGrid *g, RiverFillOrder order, float *raised,
                           const TerrainProgress *progress, double from, double to);
 
+/* The height a cell j reached from a cell at `from`, and not above it, is raised to: a few
+ * floats above it (river-fill.c). */
+float         river_raised_height (float from, size_t j);
+
+/* ---- river-estimate.c ---- */
+
+/* The receiver order of a coarser grid's result (river-erosion.c: coarse_estimate): its
+ * size, its cells in the order (stack) with their receivers' places (parent), and its chunks
+ * of whole trees. */
+typedef struct
+{
+  int      width, height;
+  int32_t *stack, *parent;
+  int      chunks;
+  size_t   chunk_start[RIVER_MAX_CHUNKS + 1];
+} RiverCoarseOrder;
+
+/* Makes g->h, the coarser grid's result stretched to g (every layer cell in the coarse cell
+ * (x / 2, y / 2)), drain along the coarser grid's order, raising a cell a few floats above a
+ * neighbour where it must (river-estimate.c); g->outlet are the outlets. 0 when a cell finds
+ * no neighbour to drain into that way (a coarse outlet with no outlet among its cells, or
+ * no memory): then g->h is raised in part, and drains only after a fill. */
+int           river_drain_along (RiverGrid *g, const RiverCoarseOrder *coarse);
+
 /* ---- river-diffusion.c ---- */
 
 /* The solver of the lines of one direction (all of one length): see river-diffusion.c.
@@ -199,6 +224,7 @@ typedef struct
   float                     *estimate;   /* NULL, or heights near the result's, whose
                                           * receivers the analytical method solves on first
                                           * (river-erosion.c: coarse_estimate) */
+  RiverCoarseOrder           coarse;     /* with an estimate: the order it drains along */
   float                     *eroded, *deposited; /* the maps, or NULL */
   float                      floor;      /* the lowest incision takes a cell to */
   double                     cell_area;  /* of a pixel, in L^2 */
