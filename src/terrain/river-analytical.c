@@ -220,16 +220,24 @@ account_stage (RiverRun *r, const float *before, double uplift_per_cell)
     }
 }
 
-/* The receivers of the estimate, made to drain first along the coarser grid's order (or,
- * where that cannot be, by a fill), raising nothing of the heights; the estimate is not
- * needed after them. */
+/* The receivers of the estimate, made to drain first (raising nothing of the heights); the
+ * estimate is not needed after them. From age DRAIN_FROM_AGE on along the coarser grid's
+ * order, where that can be (river-estimate.c), else by a fill: in a young landscape the
+ * plateaus the incision has not reached yet drain along the fill's flats, the shortest way
+ * to their spill, and how far the incision comes depends on it. On the README's sketch at
+ * 256 x 256 the root mean square difference from the simulation, as a share of its relief,
+ * was 0.195 at age 3 with the fill and 0.419 along the order; at ages 5, 10 and 200 the two
+ * were within 0.005 of each other (at 30: 0.486 and 0.511), and the steady state's slope-area
+ * exponents on a Diamond-Square uplift at 1024 x 1024 within 0.001. */
+#define DRAIN_FROM_AGE 5.0
+
 static void
 estimate_receivers (RiverRun *r)
 {
   RiverGrid *g = &r->g;
   float     *heights = g->h;
   g->h = r->estimate;
-  if (! river_drain_along (g, &r->coarse))
+  if (r->p->age < DRAIN_FROM_AGE || ! river_drain_along (g, &r->coarse))
     river_fill (g, RIVER_FILL_PITS_FIRST, NULL, NULL, 0.0, 0.0);
   river_find_receivers (g, NULL, 0.0, 0.0);
   g->h = heights;
