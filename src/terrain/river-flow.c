@@ -510,25 +510,27 @@ walk_tree (Walk *w, int back, uint64_t *pending, size_t root, size_t at)
   RiverGrid *g = w->g;
   int32_t *restrict stack = g->stack, *restrict parent = g->parent, *restrict depth = w->depth;
   const ptrdiff_t step = back ? -1 : 1;
-  size_t          place = back ? at - 1 : at, count = 1;
-  stack[place] = (int32_t) root;
+  size_t          place = back ? at - 1 : at, count = 1, top = 0;
+  int32_t         cell = (int32_t) root;
+  stack[place] = cell;
   parent[place] = (int32_t) place;
   depth[place] = 0;
-  size_t top = pend_donors (g, pending, 0, (int32_t) root, place);
-  while (top > 0)
+  for (;;)
     {
-      const uint64_t next = pending[--top];
-      const int32_t  from = (int32_t) (next >> 32);
-      place += step;
-      count++;
-      stack[place] = (int32_t) (uint32_t) next;
-      parent[place] = from;
-      depth[place] = depth[from] + 1;
       if (top + RIVER_NEIGHBOURS > w->capacity)
         return 0;
-      top = pend_donors (g, pending, top, stack[place], place);
+      top = pend_donors (g, pending, top, cell, place);
+      if (top == 0)
+        return count;
+      const uint64_t next = pending[--top];
+      const int32_t  from = (int32_t) (next >> 32);
+      cell = (int32_t) (uint32_t) next;
+      place += step;
+      count++;
+      stack[place] = cell;
+      parent[place] = from;
+      depth[place] = depth[from] + 1;
     }
-  return count;
 }
 
 /* Places [first, first + count), a tree walked by the back, turned round: the cell at place
