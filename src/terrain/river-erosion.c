@@ -493,7 +493,11 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
                                                         COARSE_SHARE));
       progress = terrain_progress_stage (&fine_part, progress, COARSE_SHARE, 1.0);
       if (status != TERRAIN_OK)
-        return status;
+        {
+          terrain_free (r.coarse.stack);
+          terrain_free (r.estimate);
+          return status;
+        }
     }
   r.p = params;
   r.progress = progress;
@@ -519,10 +523,10 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
     status = river_step (&r, step);
   if (status == TERRAIN_OK)
     status = finish (&r, heights, maps, original);
-  if (status == TERRAIN_OK && order)
-    status = keep_order (&r.g, order);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
     status = TERRAIN_CANCELLED;
+  if (status == TERRAIN_OK && order)
+    status = keep_order (&r.g, order);
   river_diffusion_free (&r.diffusion);
   terrain_free (r.block);
   terrain_free (original);
