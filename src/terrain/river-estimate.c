@@ -13,7 +13,8 @@
  * above that neighbour when not (river_raised_height, as the fill raises). So every cell
  * but an outlet ends strictly above a neighbour, and the steepest descent of the result
  * drains. Coarse trees touch nothing of each other's: they run in parallel, and the result
- * does not depend on the threads. */
+ * does not depend on the threads. Used from age DRAIN_FROM_AGE on (river-analytical.c says
+ * why not before). */
 #include "river-internal.h"
 
 #include <math.h>
