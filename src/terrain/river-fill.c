@@ -150,7 +150,9 @@ typedef struct
 
 /* Bit k set: neighbour k of cell c is on the map and not reached yet; *neighbour[k] its
  * index (c's own off an open map). An interior cell reads its 8 neighbours without a
- * branch: the flood's tests are on these bits, not one neighbour at a time. */
+ * branch: the flood's tests are on these bits, not one neighbour at a time. On a wrapped
+ * map 1 or 2 cells across, several directions lead to one cell, so the loops that reach
+ * the neighbours check each one again before they mark it. */
 static unsigned
 open_neighbours (const RiverGrid *g, const uint8_t *state, size_t c, size_t *neighbour)
 {
@@ -196,6 +198,8 @@ flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raise
   for (unsigned open = open_neighbours (g, state, c, neighbour); open;)
     {
       const size_t j = neighbour[take_lowest (&open)];
+      if (state[j] & REACHED)
+        continue;
       state[j] |= REACHED;
       Fifo *fifo = &f->slopes;
       if (g->h[j] <= g->h[c])
@@ -231,6 +235,8 @@ climb_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c)
   while (open)
     {
       const size_t j = neighbour[take_lowest (&open)];
+      if (state[j] & REACHED)
+        continue;
       state[j] |= REACHED;
       f->slopes.cell[f->slopes.tail++] = (int32_t) j;
     }
