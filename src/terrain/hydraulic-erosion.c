@@ -1,18 +1,15 @@
-#include "hydraulic-observer.h"
+#include "hydraulic-internal.h"
 
 #include "random.h"
 #include "terrain-common.h"
 
 #include <float.h>
 #include <math.h>
-#include <stdatomic.h>
-#include <stddef.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if defined(__GNUC__) && defined(__x86_64__)
+#if HYDRAULIC_LANES
 #include <immintrin.h>
-#define BRUSH_AVX2 1
 #endif
 
 /* Work between two progress reports (and cancellation checks), in brush-pixel steps: a
@@ -23,65 +20,18 @@
 #define WORK_PER_DROPLET 16
 #define WORK_PER_STEP    8
 
-/* Beyer's and Lague's fixed constants. */
-#define GRAVITY      4.0
-#define MIN_CAPACITY 0.01
-#define START_SPEED  1.0
-#define START_WATER  1.0
-
 /* Salts of terrain_hash for the start position. */
 enum { SALT_X = 1, SALT_Y = 2 };
 
-/* The pixels less than `radius` from the centre lie within radius - 1 of it on either axis. */
-#define BRUSH_SIDE (2 * TERRAIN_HYDRAULIC_MAX_RADIUS - 1)
-#define BRUSH_MAX  (BRUSH_SIDE * BRUSH_SIDE)
-/* Inside the map the brush is taken in groups of LANES consecutive pixels of a row, each
- * row's pixels from its first on: one SSE2 vector a group (erode_groups). The lanes beyond a
- * row's last pixel have share 0: taking 0 leaves a pixel's bits as they are. They reach
- * LANES - 1 pixels beyond the brush on the right (span_of counts them). */
-#define LANES      4
-#define GROUPS_MAX (BRUSH_SIDE * ((BRUSH_SIDE + LANES - 1) / LANES))
-
-typedef struct
-{
-  int       reach;             /* radius - 1: how far a brush pixel can be on either axis */
-  int       count;
-  int       dx[BRUSH_MAX], dy[BRUSH_MAX]; /* row by row, left to right */
-  double    weight[BRUSH_MAX]; /* 1 - distance / radius */
-  int       groups;
-  ptrdiff_t group_offset[GROUPS_MAX];        /* from the centre to the group's first pixel */
-  float     group_share[GROUPS_MAX][LANES]; /* weight / the sum of all weights, or 0 */
-  /* 1 when group g + 1 follows group g in its row (AVX2 takes both in one vector): then
-   * their pixels and shares are 2 x LANES consecutive floats. */
-  unsigned char paired[GROUPS_MAX];
-} Brush;
-
-/* Takes a * share from the brush's groups around a centre inside the map (erode_groups). */
-typedef double (*ErodeGroups) (const Brush *b, float *centre, float a);
-
-/* Height taken from pixels, given to pixels, and carried off the map or not placed. */
-typedef struct
-{
-  double eroded, deposited, lost;
-} Totals;
-
-typedef struct
-{
-  float                         *data;
-  int                            width, height;
-  const TerrainHydraulicErosion *p;
-  TerrainDropletObserver         observer; /* NULL, or called after every droplet step */
-  void                          *observer_user;
-  Totals                        *observed; /* the run's totals, when observer is set */
-  Brush                          brush;
-  ErodeGroups                    erode_groups; /* erode_groups_kernel () */
-} Run;
+/* The code that runs the droplets: terrain_hydraulic_use (). */
+static TerrainHydraulicCode allowed_code = TERRAIN_HYDRAULIC_BEST;
 
 static void
 brush_init (Brush *b, int radius, int width)
 {
   double total = 0.0;
   b->reach = radius - 1;
+  b->width = width;
   b->count = 0;
   for (int dy = -b->reach; dy <= b->reach; dy++)
     for (int dx = -b->reach; dx <= b->reach; dx++)
@@ -93,23 +43,22 @@ brush_init (Brush *b, int radius, int width)
           b->weight[k] = 1.0 - sqrt ((double) (dx * dx + dy * dy)) / radius;
           total += b->weight[k];
         }
-  /* A new group at a row's first pixel, and at every LANES-th pixel of the row after it. */
+  /* A new group at a row's first pixel, and at every GROUP_WIDTH-th pixel of the row after
+   * it. */
   b->groups = 0;
   int group_dx = 0;
   for (int k = 0; k < b->count; k++)
     {
-      if (k == 0 || b->dy[k] != b->dy[k - 1] || b->dx[k] - group_dx >= LANES)
+      if (k == 0 || b->dy[k] != b->dy[k - 1] || b->dx[k] - group_dx >= GROUP_WIDTH)
         {
           group_dx = b->dx[k];
           b->group_offset[b->groups] = (ptrdiff_t) b->dy[k] * width + group_dx;
-          for (int l = 0; l < LANES; l++)
+          for (int l = 0; l < GROUP_WIDTH; l++)
             b->group_share[b->groups][l] = 0.0f;
           b->groups++;
         }
       b->group_share[b->groups - 1][b->dx[k] - group_dx] = (float) (b->weight[k] / total);
     }
-  for (int g = 0; g < b->groups; g++)
-    b->paired[g] = g + 1 < b->groups && b->group_offset[g + 1] == b->group_offset[g] + LANES;
 }
 
 static inline double
@@ -137,15 +86,6 @@ cell_of (double p, int size, int *i, double *f)
   *i = c;
   *f = size > 1 ? p - c : 0.0;
 }
-
-/* The 4 pixels around a position, as an index and the steps to the next column and row
- * (0 on a map 1 pixel wide or high), with the bilinear fractions. */
-typedef struct
-{
-  size_t    nw;
-  ptrdiff_t right, down;
-  double    fx, fy;
-} Corners;
 
 static inline Corners
 corners_at (const Run *r, double x, double y)
@@ -240,12 +180,23 @@ drop (const Run *r, Corners c, double amount)
          + add_to (d + c.down + c.right, amount * c.fx * c.fy);
 }
 
-/* Takes a * share from the brush's groups around `centre`: a sum per lane, so the lanes'
- * additions are independent chains. With SSE2 a group is a vector: the same operations on
- * each lane as take_from, so the same bits. */
-#if defined(__SSE2__)
+/* Takes a * share from the brush's groups around `centre`: a sum per lane of the groups, so
+ * the lanes' additions are independent chains. The portable code, for any CPU. */
 static double
-erode_groups (const Brush *b, float *centre, float a)
+erode_groups_portable (const Brush *b, float *centre, float a)
+{
+  double lane[GROUP_WIDTH] = { 0.0 };
+  for (int g = 0; g < b->groups; g++)
+    for (int l = 0; l < GROUP_WIDTH; l++)
+      lane[l] += take_from (centre + b->group_offset[g] + l, a * b->group_share[g][l]);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+
+#if defined(__SSE2__)
+/* With SSE2 a group is a vector: the same operations on each lane as take_from, so the
+ * same bits. */
+static double
+erode_groups_sse2 (const Brush *b, float *centre, float a)
 {
   const __m128 amount = _mm_set1_ps (a), zero = _mm_setzero_ps ();
   __m128d      low = _mm_setzero_pd (), high = _mm_setzero_pd ();
@@ -261,91 +212,149 @@ erode_groups (const Brush *b, float *centre, float a)
       low = _mm_add_pd (low, _mm_cvtps_pd (taken));
       high = _mm_add_pd (high, _mm_cvtps_pd (_mm_movehl_ps (taken, taken)));
     }
-  double lane[LANES];
+  double lane[GROUP_WIDTH];
   _mm_storeu_pd (lane, low);
   _mm_storeu_pd (lane + 2, high);
   return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
-#else
-static double
-erode_groups (const Brush *b, float *centre, float a)
-{
-  double lane[LANES] = { 0.0 };
-  for (int g = 0; g < b->groups; g++)
-    for (int l = 0; l < LANES; l++)
-      lane[l] += take_from (centre + b->group_offset[g] + l, a * b->group_share[g][l]);
-  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
-}
 #endif
 
-#if BRUSH_AVX2
-/* What one group gave, its LANES pixels taken: as erode_groups. */
-__attribute__ ((target ("avx2"))) static inline __m128
-take_group_avx2 (float *pixel, const float *share, float a)
+#if HYDRAULIC_LANES
+#define AVX2 __attribute__ ((target ("avx2")))
+
+/* Adds to the lanes' sums what one group gave, its pixels taken: as erode_groups_sse2. */
+AVX2 static inline __m256d
+take_group_avx2 (float *pixel, const float *share, float a, __m256d sum)
 {
   const __m128 before = _mm_loadu_ps (pixel);
   const __m128 want = _mm_mul_ps (_mm_set1_ps (a), _mm_loadu_ps (share));
   const __m128 after = _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (before, want),
                                                        _mm_setzero_ps ()));
   _mm_storeu_ps (pixel, after);
-  return _mm_sub_ps (before, after);
+  return _mm256_add_pd (sum, _mm256_cvtps_pd (_mm_sub_ps (before, after)));
 }
 
-/* erode_groups with AVX2: a pair of groups in one vector of 8, and the 4 lane sums in one
- * vector of doubles. Each lane adds its groups' values in the same order: the same bits. */
-__attribute__ ((target ("avx2"))) static double
-erode_groups_avx2 (const Brush *b, float *centre, float a)
+/* The same for two consecutive groups of a row in one vector of 8: the first group's
+ * values, then the second's, as erode_groups_sse2 adds them. */
+AVX2 static inline __m256d
+take_pair_avx2 (float *pixel, const float *share, float a, __m256d sum)
 {
-  const __m256 amount = _mm256_set1_ps (a), zero = _mm256_setzero_ps ();
+  const __m256 before = _mm256_loadu_ps (pixel);
+  const __m256 want = _mm256_mul_ps (_mm256_set1_ps (a), _mm256_loadu_ps (share));
+  const __m256 after = _mm256_sub_ps (before, _mm256_max_ps (_mm256_min_ps (before, want),
+                                                             _mm256_setzero_ps ()));
+  _mm256_storeu_ps (pixel, after);
+  const __m256 taken = _mm256_sub_ps (before, after);
+  sum = _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_castps256_ps128 (taken)));
+  return _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_extractf128_ps (taken, 1)));
+}
+
+/* The last dx of the brush's row dy: brush_init's pixels less than `radius` from the
+ * centre. */
+static inline int
+brush_half_width (int radius, int dy)
+{
+  int half = 0;
+  while ((half + 1) * (half + 1) + dy * dy < radius * radius)
+    half++;
+  return half;
+}
+
+/* erode_groups with AVX2 for a brush of a constant radius: its rows and groups unroll (no
+ * loop, no offsets read), a pair of groups in one vector, the 4 lane sums in one vector of
+ * doubles. Each lane adds its groups' values in brush_init's order: the same bits. */
+__attribute__ ((always_inline)) AVX2 static inline double
+erode_rows_avx2 (const Brush *b, float *centre, float a, const int radius)
+{
+  const float *share = b->group_share[0];
+  float       *row = centre - (radius - 1) * b->width;
   __m256d      sum = _mm256_setzero_pd ();
-  for (int g = 0; g < b->groups; g++)
+#pragma GCC unroll 16
+  for (int dy = 1 - radius; dy < radius; dy++, row += b->width)
     {
-      float *pixel = centre + b->group_offset[g];
-      if (! b->paired[g])
-        {
-          const __m128 taken = take_group_avx2 (pixel, b->group_share[g], a);
-          sum = _mm256_add_pd (sum, _mm256_cvtps_pd (taken));
-          continue;
-        }
-      const __m256 before = _mm256_loadu_ps (pixel);
-      const __m256 want = _mm256_mul_ps (amount, _mm256_loadu_ps (b->group_share[g]));
-      const __m256 after =
-        _mm256_sub_ps (before, _mm256_max_ps (_mm256_min_ps (before, want), zero));
-      _mm256_storeu_ps (pixel, after);
-      const __m256 taken = _mm256_sub_ps (before, after);
-      sum = _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_castps256_ps128 (taken)));
-      sum = _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_extractf128_ps (taken, 1)));
-      g++;
+      const int half = brush_half_width (radius, dy);
+      const int groups = (2 * half + GROUP_WIDTH) / GROUP_WIDTH;
+#pragma GCC unroll 4
+      for (int g = 0; g < groups; g += 2)
+        if (g + 1 < groups)
+          sum = take_pair_avx2 (row - half + g * GROUP_WIDTH, share + g * GROUP_WIDTH, a, sum);
+        else
+          sum = take_group_avx2 (row - half + g * GROUP_WIDTH, share + g * GROUP_WIDTH, a, sum);
+      share += groups * GROUP_WIDTH;
     }
-  double lane[LANES];
+  double lane[GROUP_WIDTH];
   _mm256_storeu_pd (lane, sum);
   return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
+
+#define ERODE_ROWS_AVX2(radius)                                                               \
+  AVX2 static double erode_rows_##radius##_avx2 (const Brush *b, float *centre, float a)      \
+  {                                                                                           \
+    return erode_rows_avx2 (b, centre, a, radius);                                           \
+  }
+ERODE_ROWS_AVX2 (1)
+ERODE_ROWS_AVX2 (2)
+ERODE_ROWS_AVX2 (3)
+ERODE_ROWS_AVX2 (4)
+ERODE_ROWS_AVX2 (5)
+ERODE_ROWS_AVX2 (6)
+ERODE_ROWS_AVX2 (7)
+ERODE_ROWS_AVX2 (8)
 #endif
 
-/* The brush kernel for this CPU. */
-static ErodeGroups
-erode_groups_kernel (void)
+/* The instruction sets terrain_hydraulic_use () allows and this CPU has. */
+static int
+may_use_avx2 (void)
 {
-#if BRUSH_AVX2
-  if (__builtin_cpu_supports ("avx2"))
-    return erode_groups_avx2;
+#if HYDRAULIC_LANES
+  return allowed_code <= TERRAIN_HYDRAULIC_AVX2 && __builtin_cpu_supports ("avx2");
+#else
+  return 0;
 #endif
-  return erode_groups;
+}
+
+static int
+may_use_avx512 (void)
+{
+#if HYDRAULIC_LANES
+  return allowed_code == TERRAIN_HYDRAULIC_BEST && __builtin_cpu_supports ("avx512f") &&
+         __builtin_cpu_supports ("avx512dq") && __builtin_cpu_supports ("avx512vl") &&
+         __builtin_cpu_supports ("avx512bw") && may_use_avx2 ();
+#else
+  return 0;
+#endif
+}
+
+/* The brush kernel for this CPU and radius. */
+static ErodeGroups
+erode_groups_kernel (int radius)
+{
+#if HYDRAULIC_LANES
+  static const ErodeGroups avx2[TERRAIN_HYDRAULIC_MAX_RADIUS] = {
+    erode_rows_1_avx2, erode_rows_2_avx2, erode_rows_3_avx2, erode_rows_4_avx2,
+    erode_rows_5_avx2, erode_rows_6_avx2, erode_rows_7_avx2, erode_rows_8_avx2
+  };
+  if (may_use_avx2 ())
+    return avx2[radius - 1];
+#endif
+#if defined(__SSE2__)
+  if (allowed_code <= TERRAIN_HYDRAULIC_SSE2)
+    return erode_groups_sse2;
+#endif
+  return erode_groups_portable;
 }
 
 /* Takes amount >= 0 from the brush around pixel (nx, ny), with the brush weights
  * normalised over the pixels on the map (amounts beyond FLT_MAX are FLT_MAX: no pixel holds
  * more). */
-static double
-erode (const Run *r, int nx, int ny, double amount)
+double
+hydraulic_erode (const Run *r, int nx, int ny, double amount)
 {
   const Brush *b = &r->brush;
   float       *centre = r->data + (size_t) ny * r->width + nx;
   const float  a = (float) min_d (amount, FLT_MAX);
   double       taken = 0.0;
-  if (nx >= b->reach && nx + b->reach + LANES - 1 < r->width && ny >= b->reach &&
-      ny < r->height - b->reach)
+  if (hydraulic_brush_inside (r, nx, ny))
     return r->erode_groups (b, centre, a);
   /* Clipped by the border: the centre (weight 1) is always in. */
   double total = 0.0;
@@ -367,13 +376,6 @@ erode (const Run *r, int nx, int ny, double amount)
 
 /* ---- Droplets ---- */
 
-typedef struct
-{
-  double  x, y, dx, dy, speed, water, sediment;
-  int     steps;
-  Corners at; /* the pixels around (x, y): found once a step, by the step that moved there */
-} Droplet;
-
 static void
 observe (const Run *r, const Totals *t, int index, const Droplet *d, int alive)
 {
@@ -391,26 +393,35 @@ typedef enum
   LEFT     /* would leave the map: its sediment is lost */
 } StepResult;
 
-/* Drops sediment (dh > 0: uphill) or erodes, for a step that found height difference dh. */
+/* What a droplet of this speed and water can carry after a step that found height
+ * difference dh. */
+static inline double
+capacity_of (const TerrainHydraulicErosion *p, double speed, double water, double dh)
+{
+  return max_d (-dh * speed * water * p->capacity, HYDRAULIC_MIN_CAPACITY);
+}
+
+/* Drops sediment (dh > 0: uphill) or erodes, for a step from (x, y), whose pixels are `at`,
+ * that found height difference dh: changes *sediment by what the map gave or took. */
 static void
-exchange (const Run *r, Totals *t, Droplet *d, double dh)
+exchange (const Run *r, Totals *t, Corners at, double x, double y, double *sediment,
+          double dh, double capacity)
 {
   const TerrainHydraulicErosion *p = r->p;
-  const double capacity = max_d (-dh * d->speed * d->water * p->capacity, MIN_CAPACITY);
-  if (dh > 0.0 || d->sediment > capacity)
+  if (dh > 0.0 || *sediment > capacity)
     {
-      const double amount = dh > 0.0 ? min_d (dh, d->sediment)
-                                      : (d->sediment - capacity) * p->deposition;
-      const double placed = drop (r, d->at, max_d (amount, 0.0));
-      d->sediment -= placed;
+      const double amount = dh > 0.0 ? min_d (dh, *sediment)
+                                      : (*sediment - capacity) * p->deposition;
+      const double placed = drop (r, at, max_d (amount, 0.0));
+      *sediment -= placed;
       t->deposited += placed;
     }
   else
     {
       /* Centred on the pixel nearest to the droplet. */
-      const double taken = erode (r, (int) (d->x + 0.5), (int) (d->y + 0.5),
-                                  min_d ((capacity - d->sediment) * p->erosion, -dh));
-      d->sediment += taken;
+      const double taken = hydraulic_erode (r, (int) (x + 0.5), (int) (y + 0.5),
+                                            min_d ((capacity - *sediment) * p->erosion, -dh));
+      *sediment += taken;
       t->eroded += taken;
     }
 }
@@ -454,8 +465,9 @@ step_turn (const Run *r, Totals *t, Droplet *d, Move *m)
 static inline void
 step_move (const Run *r, Totals *t, Droplet *d, const Move *m)
 {
-  exchange (r, t, d, m->dh);
-  d->speed = sqrt (max_d (0.0, d->speed * d->speed + m->dh * GRAVITY));
+  exchange (r, t, d->at, d->x, d->y, &d->sediment, m->dh,
+            capacity_of (r->p, d->speed, d->water, m->dh));
+  d->speed = sqrt (max_d (0.0, d->speed * d->speed + m->dh * HYDRAULIC_GRAVITY));
   d->water *= 1.0 - r->p->evaporation;
   d->x = m->x;
   d->y = m->y;
@@ -473,13 +485,6 @@ step (const Run *r, Totals *t, Droplet *d)
     step_move (r, t, d, &m);
   return result;
 }
-
-/* Where a droplet starts, drawn before it runs. */
-typedef struct
-{
-  double x, y;
-  int    index;
-} Start;
 
 /* Droplet `index`'s start, uniform over the map. */
 static Start
@@ -507,16 +512,15 @@ prefetch_start (const Run *r, const Start *s)
 #endif
 }
 
-/* A droplet at its start, before its first step. */
-static inline void
-droplet_begin (const Run *r, Droplet *d, const Start *s)
+void
+hydraulic_droplet_begin (const Run *r, Droplet *d, const Start *s)
 {
   *d = (Droplet) { 0 };
   d->x = s->x;
   d->y = s->y;
   d->at = corners_at (r, d->x, d->y);
-  d->speed = START_SPEED;
-  d->water = START_WATER;
+  d->speed = HYDRAULIC_START_SPEED;
+  d->water = HYDRAULIC_START_WATER;
 }
 
 /* Whether a droplet goes on after a step that gave `result`. */
@@ -526,19 +530,22 @@ goes_on (const Run *r, const Droplet *d, StepResult result)
   return result == MOVED && d->steps < r->p->max_steps;
 }
 
+/* What a stopped droplet cannot place (pixels at FLT_MAX, rounding) is lost. */
+void
+hydraulic_settle (const Run *r, Totals *t, Corners at, double *sediment)
+{
+  const double placed = drop (r, at, max_d (*sediment, 0.0));
+  t->deposited += placed;
+  t->lost += *sediment - placed;
+  *sediment = 0.0;
+}
+
 /* The end of a droplet, its last step having given `result`. */
 static void
 droplet_end (const Run *r, Totals *t, Droplet *d, StepResult result, int index)
 {
   if (result != LEFT)
-    {
-      /* Stopped on the map: everything it carries goes where it stands; what cannot be
-       * placed (pixels at FLT_MAX, rounding) is lost. */
-      const double placed = drop (r, d->at, max_d (d->sediment, 0.0));
-      t->deposited += placed;
-      t->lost += d->sediment - placed;
-      d->sediment = 0.0;
-    }
+    hydraulic_settle (r, t, d->at, &d->sediment);
   observe (r, t, index, d, 0);
 }
 
@@ -548,7 +555,7 @@ run_droplet (const Run *r, Totals *t, const Start *s)
 {
   Droplet    d;
   StepResult result;
-  droplet_begin (r, &d, s);
+  hydraulic_droplet_begin (r, &d, s);
   do
     {
       result = step (r, t, &d);
@@ -574,25 +581,12 @@ run_droplet (const Run *r, Totals *t, const Start *s)
 /* Droplets per batch: at most this many. */
 #define BATCH_MAX (1 << 16)
 
-typedef struct
-{
-  const Run *run;
-  int        tiles_x, tiles_y;
-  int        batch;          /* droplets per batch */
-  int       *tile_first;     /* the batch's droplets of tile t: starts[tile_first[t] ..] */
-  int       *tile_end;
-  Start     *starts;         /* batch droplets, tile by tile, in index order in a tile */
-  int       *tasks;          /* the tiles of the current phase that hold droplets */
-  int        phase_tasks;    /* how many */
-  atomic_int next_task;      /* the next of them for a stream (run_streams) */
-} Schedule;
-
 static int
 span_of (const TerrainHydraulicErosion *p)
 {
   /* + 2: the bilinear pixel beyond the position, and the rounding of steps of length 1;
-   * + LANES - 1: the brush's last group, beyond the brush. */
-  return p->max_steps + (p->radius - 1) + 2 + LANES - 1;
+   * + GROUP_WIDTH - 1: the brush's last group, beyond the brush. */
+  return p->max_steps + (p->radius - 1) + 2 + GROUP_WIDTH - 1;
 }
 
 /* How many tiles of at least 2 x span + 1 pixels fit along `size` pixels (at least 1). */
@@ -685,7 +679,9 @@ run_tile (const Schedule *s, int i)
  * order, and steps both droplets half a step at a time: the two chains side by side in the
  * core's window. Tiles of a phase cannot meet, so this is the result of running the tiles
  * one after the other: the same bits. The streams take the phase's tiles from a shared
- * counter, so the threads end a phase together whatever the tiles hold. */
+ * counter, so the threads end a phase together whatever the tiles hold. CPUs with AVX2 run
+ * many more droplets side by side, in the lanes of vectors (hydraulic-lanes.h); the streams
+ * run the rest: CPUs without, and maps 1 pixel wide or high. */
 
 typedef struct
 {
@@ -694,22 +690,29 @@ typedef struct
   Totals       totals;      /* kept for the step functions: nothing observes these runs */
 } Stream;
 
-/* Starts the stream's next droplet: the next of its tile, or the first of the phase's next
- * tile (every listed tile holds droplets); 0 when none is left. */
-static int
-stream_next (Schedule *s, Stream *st)
+int
+hydraulic_next_start (Schedule *s, const Start **start, const Start **end)
 {
-  if (st->start == NULL || ++st->start == st->end)
+  if (*start == NULL || ++*start == *end)
     {
       const int k = atomic_fetch_add (&s->next_task, 1);
       if (k >= s->phase_tasks)
         return 0;
-      st->start = s->starts + s->tile_first[s->tasks[k]];
-      st->end = s->starts + s->tile_end[s->tasks[k]];
+      *start = s->starts + s->tile_first[s->tasks[k]]; /* every listed tile holds droplets */
+      *end = s->starts + s->tile_end[s->tasks[k]];
     }
-  if (st->start + 1 < st->end)
-    prefetch_start (s->run, st->start + 1);
-  droplet_begin (s->run, &st->d, st->start);
+  if (*start + 1 < *end)
+    prefetch_start (s->run, *start + 1);
+  return 1;
+}
+
+/* Starts the stream's next droplet; 0 when none is left. */
+static int
+stream_next (Schedule *s, Stream *st)
+{
+  if (! hydraulic_next_start (s, &st->start, &st->end))
+    return 0;
+  hydraulic_droplet_begin (s->run, &st->d, st->start);
   return 1;
 }
 
@@ -757,9 +760,29 @@ run_streams (void *user, int i)
     ;
 }
 
+/* A thread's part of a phase for this CPU: droplets in the lanes of AVX-512 or AVX2 vectors
+ * where they can run there, else two streams. */
+static TerrainTask
+phase_task (int width, int height)
+{
+#if HYDRAULIC_LANES
+  if (width > 1 && height > 1)
+    {
+      if (may_use_avx512 ())
+        return hydraulic_lanes_avx512;
+      if (may_use_avx2 ())
+        return hydraulic_lanes_avx2;
+    }
+#else
+  (void) width;
+  (void) height;
+#endif
+  return run_streams;
+}
+
 /* The droplets of one phase's `tasks` tiles: for an observer on the calling thread, tile
- * after tile, droplet after droplet (it follows the run's totals); else on two streams a
- * thread. */
+ * after tile, droplet after droplet (it follows the run's totals); else on the threads, in
+ * lanes or streams (phase_task). */
 static void
 run_phase (Schedule *s, int tasks)
 {
@@ -772,7 +795,7 @@ run_phase (Schedule *s, int tasks)
   const int threads = terrain_parallel_threads ();
   s->phase_tasks = tasks;
   atomic_store (&s->next_task, 0);
-  terrain_parallel_for (threads < tasks ? threads : tasks, run_streams, s);
+  terrain_parallel_for (threads < tasks ? threads : tasks, s->run->run_phase, s);
 }
 
 /* The most work a droplet can do, in brush-pixel steps: its start, and each step's move and
@@ -838,6 +861,12 @@ run_batches (Schedule *s, int droplets, const TerrainProgress *progress)
 /* ---- Public entry points ---- */
 
 void
+terrain_hydraulic_use (TerrainHydraulicCode code)
+{
+  allowed_code = code;
+}
+
+void
 terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params)
 {
   params->seed = 0;
@@ -891,7 +920,8 @@ terrain_hydraulic_erosion_observed (const TerrainHydraulicErosion *p,
   r.observer_user = user;
   r.observed = observer ? &totals : NULL;
   brush_init (&r.brush, p->radius, width);
-  r.erode_groups = erode_groups_kernel ();
+  r.erode_groups = erode_groups_kernel (p->radius);
+  r.run_phase = phase_task (width, height);
   Schedule s;
   if (schedule_init (&s, &r) != TERRAIN_OK)
     return TERRAIN_ERROR_NO_MEMORY;

@@ -29,4 +29,18 @@ TerrainStatus terrain_hydraulic_erosion_observed (const TerrainHydraulicErosion 
                                                   float *data, int width, int height,
                                                   const TerrainProgress *progress);
 
+/* The code that runs the droplets, for the tests that compare the ways to the same bits:
+ * the best this CPU has (the default), or at most the instruction set named (the droplets
+ * in the lanes of AVX2 vectors; two streams of droplets with the SSE2 brush; the same with
+ * the portable brush). A setting for the process, not thread-safe: set it between runs. */
+typedef enum
+{
+  TERRAIN_HYDRAULIC_BEST,
+  TERRAIN_HYDRAULIC_AVX2,
+  TERRAIN_HYDRAULIC_SSE2,
+  TERRAIN_HYDRAULIC_PORTABLE
+} TerrainHydraulicCode;
+
+void terrain_hydraulic_use (TerrainHydraulicCode code);
+
 #endif

@@ -544,23 +544,30 @@ ignore_step (void *user, const TerrainDropletStep *step)
 }
 
 static void
-hydraulic_eroded (int w, int h, int threads, int observed, float *out)
+hydraulic_eroded_as (const TerrainHydraulicErosion *p, int w, int h, int threads,
+                     int observed, float *out)
 {
-  TerrainHydraulicErosion p;
-  terrain_hydraulic_erosion_defaults (&p);
-  p.droplets = w * h / 4;
-  p.seed = 5;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       out[(size_t) y * w + x] = (float) (0.5 + 0.3 * sin (x * 0.05) * cos (y * 0.04)
                                          + 0.01 * sin (x * 1.7 + y * 2.3));
   terrain_use_threads (threads);
   const TerrainStatus status =
-    terrain_hydraulic_erosion_observed (&p, observed ? ignore_step : NULL, NULL, out, w, h,
+    terrain_hydraulic_erosion_observed (p, observed ? ignore_step : NULL, NULL, out, w, h,
                                         NULL);
   terrain_use_threads (1);
   CHECK (status == TERRAIN_OK, "hydraulic %dx%d on %d threads: %s", w, h, threads,
          terrain_status_message (status));
+}
+
+static void
+hydraulic_eroded (int w, int h, int threads, int observed, float *out)
+{
+  TerrainHydraulicErosion p;
+  terrain_hydraulic_erosion_defaults (&p);
+  p.droplets = w * h / 4;
+  p.seed = 5;
+  hydraulic_eroded_as (&p, w, h, threads, observed, out);
 }
 
 static void
@@ -587,6 +594,48 @@ test_hydraulic_schedule (void)
     }
 }
 
+/* Every way hydraulic erosion can run its droplets gives the portable code's bits: droplets
+ * in the lanes of AVX-512 and AVX2 vectors (where the CPU has them), two streams with the
+ * SSE2 brush, on 1 and 2 threads, for every brush shape (each radius has its own unrolled
+ * AVX2 brush), short and long lives; on maps with more tiles in a phase than lanes (lives
+ * of 5 steps make tiles 25 pixels wide), fewer (lanes left empty), one tile, and 1 or 2
+ * pixels across (where no lanes run). */
+static void
+test_hydraulic_codes (void)
+{
+  static const int sizes[][2] = { { 500, 400 }, { 300, 90 }, { 2, 2 }, { 1, 40 }, { 40, 2 } };
+  static const TerrainHydraulicCode codes[] = { TERRAIN_HYDRAULIC_BEST, TERRAIN_HYDRAULIC_AVX2,
+                                                TERRAIN_HYDRAULIC_SSE2 };
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+    for (int radius = 1; radius <= TERRAIN_HYDRAULIC_MAX_RADIUS; radius++)
+      {
+        const int    w = sizes[k][0], h = sizes[k][1];
+        const size_t bytes = (size_t) w * h * sizeof (float);
+        float       *portable = malloc (bytes), *other = malloc (bytes);
+        TerrainHydraulicErosion p;
+        terrain_hydraulic_erosion_defaults (&p);
+        p.droplets = w * h / 10 + 10;
+        p.seed = 40 + radius;
+        p.radius = radius;
+        p.max_steps = radius % 2 ? 5 : 40;
+        p.inertia = radius > 4 ? 0.3 : 0.05;
+        terrain_hydraulic_use (TERRAIN_HYDRAULIC_PORTABLE);
+        hydraulic_eroded_as (&p, w, h, 1, 0, portable);
+        for (size_t c = 0; c < sizeof codes / sizeof codes[0]; c++)
+          for (int threads = 1; threads <= 2; threads++)
+            {
+              terrain_hydraulic_use (codes[c]);
+              hydraulic_eroded_as (&p, w, h, threads, 0, other);
+              CHECK (memcmp (portable, other, bytes) == 0,
+                     "hydraulic %dx%d radius %d, code %d on %d threads: not the portable bits",
+                     w, h, radius, (int) codes[c], threads);
+            }
+        terrain_hydraulic_use (TERRAIN_HYDRAULIC_BEST);
+        free (portable);
+        free (other);
+      }
+}
+
 int
 main (void)
 {
@@ -597,6 +646,7 @@ main (void)
   test_parallel_rows ();
   test_procedures_bit_identical ();
   test_hydraulic_schedule ();
+  test_hydraulic_codes ();
   test_hillshade_bit_identical ();
   test_cancel_two_threads ();
   test_cancel_promptly ();

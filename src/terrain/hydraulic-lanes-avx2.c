@@ -1,0 +1,83 @@
+/* Droplets in the lanes of AVX2 vectors: 2 x 4 doubles (hydraulic-lanes.h). */
+#include "hydraulic-internal.h"
+
+#if HYDRAULIC_LANES
+#include <immintrin.h>
+
+#define LANES_TARGET __attribute__ ((target ("avx2")))
+#define LANES_ENTRY  hydraulic_lanes_avx2
+#define PART         4
+#define MM(name)     _mm256_##name
+#define MH(name)     _mm_##name
+
+typedef __m256d PartD;
+typedef __m128  PartF;
+
+/* The lanes where a and b compare as `predicate`, as bits. */
+#define PART_BITS(a, b, predicate) ((unsigned) _mm256_movemask_pd (_mm256_cmp_pd (a, b, predicate)))
+
+LANES_TARGET static inline PartD
+part_select (unsigned lanes, PartD a, PartD b)
+{
+  const __m256i bit = _mm256_set_epi64x (8, 4, 2, 1);
+  const __m256i in = _mm256_and_si256 (_mm256_set1_epi64x (lanes), bit);
+  return _mm256_blendv_pd (a, b, _mm256_castsi256_pd (_mm256_cmpeq_epi64 (in, bit)));
+}
+
+LANES_TARGET static inline PartF
+part_select_f (unsigned lanes, PartF a, PartF b)
+{
+  const __m128i bit = _mm_set_epi32 (8, 4, 2, 1);
+  const __m128i in = _mm_and_si128 (_mm_set1_epi32 ((int) lanes), bit);
+  return _mm_blendv_ps (a, b, _mm_castsi128_ps (_mm_cmpeq_epi32 (in, bit)));
+}
+
+LANES_TARGET static inline __m128
+pair_at (const float *pixel)
+{
+  return _mm_castpd_ps (_mm_load_sd ((const double *) pixel));
+}
+
+LANES_TARGET static inline void
+part_pixels (const Run *r, const double *nw, PartF c[4])
+{
+  const ptrdiff_t w = r->width;
+  const float    *p0 = r->data + (size_t) nw[0], *p1 = r->data + (size_t) nw[1];
+  const float    *p2 = r->data + (size_t) nw[2], *p3 = r->data + (size_t) nw[3];
+  const __m128    top01 = _mm_movelh_ps (pair_at (p0), pair_at (p1));
+  const __m128    top23 = _mm_movelh_ps (pair_at (p2), pair_at (p3));
+  const __m128    bottom01 = _mm_movelh_ps (pair_at (p0 + w), pair_at (p1 + w));
+  const __m128    bottom23 = _mm_movelh_ps (pair_at (p2 + w), pair_at (p3 + w));
+  c[0] = _mm_shuffle_ps (top01, top23, _MM_SHUFFLE (2, 0, 2, 0));
+  c[1] = _mm_shuffle_ps (top01, top23, _MM_SHUFFLE (3, 1, 3, 1));
+  c[2] = _mm_shuffle_ps (bottom01, bottom23, _MM_SHUFFLE (2, 0, 2, 0));
+  c[3] = _mm_shuffle_ps (bottom01, bottom23, _MM_SHUFFLE (3, 1, 3, 1));
+}
+
+/* An empty lane writes to parking, not to pixels another thread may be changing. */
+LANES_TARGET static inline void
+part_store_pixels (const Run *r, const double *nw, unsigned live, const PartF c[4],
+                   float *parking)
+{
+  const __m128 top01 = _mm_unpacklo_ps (c[0], c[1]), top23 = _mm_unpackhi_ps (c[0], c[1]);
+  const __m128 bottom01 = _mm_unpacklo_ps (c[2], c[3]);
+  const __m128 bottom23 = _mm_unpackhi_ps (c[2], c[3]);
+  float       *top[PART], *bottom[PART];
+  for (int l = 0; l < PART; l++)
+    {
+      const int in = (live >> l) & 1;
+      top[l] = in ? r->data + (size_t) nw[l] : parking;
+      bottom[l] = in ? top[l] + r->width : parking + 2;
+    }
+  _mm_storel_pi ((__m64 *) top[0], top01);
+  _mm_storeh_pi ((__m64 *) top[1], top01);
+  _mm_storel_pi ((__m64 *) top[2], top23);
+  _mm_storeh_pi ((__m64 *) top[3], top23);
+  _mm_storel_pi ((__m64 *) bottom[0], bottom01);
+  _mm_storeh_pi ((__m64 *) bottom[1], bottom01);
+  _mm_storel_pi ((__m64 *) bottom[2], bottom23);
+  _mm_storeh_pi ((__m64 *) bottom[3], bottom23);
+}
+
+#include "hydraulic-lanes.h"
+#endif

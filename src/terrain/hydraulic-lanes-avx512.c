@@ -1,0 +1,67 @@
+/* Droplets in the lanes of AVX-512 vectors: 2 x 8 doubles (hydraulic-lanes.h). Never with
+ * FMA: a fused multiply-add would round differently from the two-stream code. */
+#include "hydraulic-internal.h"
+
+#if HYDRAULIC_LANES
+#include <immintrin.h>
+
+#define LANES_TARGET __attribute__ ((target ("avx512f,avx512dq,avx512vl,avx512bw")))
+#define LANES_ENTRY  hydraulic_lanes_avx512
+#define PART         8
+#define MM(name)     _mm512_##name
+#define MH(name)     _mm256_##name
+
+typedef __m512d PartD;
+typedef __m256  PartF;
+
+/* The lanes where a and b compare as `predicate`, as bits. */
+#define PART_BITS(a, b, predicate) ((unsigned) _mm512_cmp_pd_mask (a, b, predicate))
+
+LANES_TARGET static inline PartD
+part_select (unsigned lanes, PartD a, PartD b)
+{
+  return _mm512_mask_blend_pd ((__mmask8) lanes, a, b);
+}
+
+LANES_TARGET static inline PartF
+part_select_f (unsigned lanes, PartF a, PartF b)
+{
+  return _mm256_mask_blend_ps ((__mmask8) lanes, a, b);
+}
+
+/* Each lane's pixel pairs nw, ne and sw, se as 64-bit elements, gathered: the low half is
+ * the first pixel (x86 is little-endian). */
+LANES_TARGET static inline void
+part_pixels (const Run *r, const double *nw, PartF c[4])
+{
+  const __m512i index = _mm512_cvttpd_epi64 (_mm512_load_pd (nw));
+  const __m512i top = _mm512_i64gather_epi64 (index, r->data, 4);
+  const __m512i bottom = _mm512_i64gather_epi64 (index, r->data + r->width, 4);
+  c[0] = _mm256_castsi256_ps (_mm512_cvtepi64_epi32 (top));
+  c[1] = _mm256_castsi256_ps (_mm512_cvtepi64_epi32 (_mm512_srli_epi64 (top, 32)));
+  c[2] = _mm256_castsi256_ps (_mm512_cvtepi64_epi32 (bottom));
+  c[3] = _mm256_castsi256_ps (_mm512_cvtepi64_epi32 (_mm512_srli_epi64 (bottom, 32)));
+}
+
+/* Two pixels of each lane as one 64-bit element, the first in the low half. */
+LANES_TARGET static inline __m512i
+pixel_pairs (PartF first, PartF second)
+{
+  return _mm512_or_si512 (_mm512_cvtepu32_epi64 (_mm256_castps_si256 (first)),
+                          _mm512_slli_epi64 (_mm512_cvtepu32_epi64 (_mm256_castps_si256 (second)), 32));
+}
+
+/* Scattered to the lanes of `live` only. */
+LANES_TARGET static inline void
+part_store_pixels (const Run *r, const double *nw, unsigned live, const PartF c[4],
+                   float *parking)
+{
+  const __m512i index = _mm512_cvttpd_epi64 (_mm512_load_pd (nw));
+  (void) parking;
+  _mm512_mask_i64scatter_epi64 (r->data, (__mmask8) live, index, pixel_pairs (c[0], c[1]), 4);
+  _mm512_mask_i64scatter_epi64 (r->data + r->width, (__mmask8) live, index,
+                                pixel_pairs (c[2], c[3]), 4);
+}
+
+#include "hydraulic-lanes.h"
+#endif

@@ -1,0 +1,478 @@
+/* Droplets side by side in the lanes of vectors: the body of hydraulic_lanes_avx2 and
+ * hydraulic_lanes_avx512, included by hydraulic-lanes-avx2.c and hydraulic-lanes-avx512.c
+ * after they define, for their instruction set:
+ *   LANES_TARGET   the target attribute of every function here
+ *   LANES_ENTRY    the name of the thread's task (hydraulic-internal.h)
+ *   PART           the lanes of one vector of doubles: PartD; of floats and int32: PartF
+ *   MM(name), MH(name)  the intrinsic _mm<width>_name of PartD's width, of PartF's
+ *   PART_BITS (a, b, predicate): the lanes where _CMP_<predicate>_OQ holds, as bits
+ *   part_select (bits, a, b), part_select_f: b in the lanes of `bits`, a in the others
+ *   part_pixels (r, nw, c): the pixels nw, ne, sw, se of each lane's index nw
+ *   part_store_pixels (r, nw, live, c, parking): the inverse, for the lanes of `live`
+ *
+ * A thread steps LANES droplets at once, each of its own tile of the phase (a lane takes its
+ * tile's droplets in order, and the next tile when one is done): two vectors of PART lanes
+ * for each quantity, whose operations alternate, so that the core works on two chains at
+ * once. The turn (the surface at both ends, the direction, the new position and its
+ * pixels), the drop of sediment and the move are the operations of step_turn, exchange and
+ * step_move (hydraulic-erosion.c) lane for lane, in the same order, so the same bits; only
+ * the brush stays a droplet at a time. Tiles of a phase cannot meet: the result of running
+ * the tiles one after the other, whatever the lanes and threads. Whether a droplet drops or
+ * erodes depends on the end of its step's chain of operations: as a branch it would often be
+ * mispredicted, each time making the core wait for that chain; in lanes it needs none. */
+
+#include "hydraulic-internal.h"
+
+#include <float.h>
+#include <stdint.h>
+
+#define LANES (2 * PART)
+
+/* LANES doubles or floats: two vectors. */
+typedef struct
+{
+  PartD part[2];
+} Vd;
+
+typedef struct
+{
+  PartF part[2];
+} Vf;
+
+#define INLINE LANES_TARGET static inline __attribute__ ((always_inline))
+#define EACH_PART for (int q = 0; q < 2; q++)
+#define PD(op) MM (op##_pd)
+
+/* ---- Lanes of doubles ---- */
+
+INLINE Vd
+vd_load (const double *p)
+{
+  Vd r;
+  EACH_PART r.part[q] = PD (load) (p + q * PART);
+  return r;
+}
+
+INLINE void
+vd_store (double *p, Vd v)
+{
+  EACH_PART PD (store) (p + q * PART, v.part[q]);
+}
+
+INLINE Vd
+vd_set (double x)
+{
+  Vd r;
+  EACH_PART r.part[q] = PD (set1) (x);
+  return r;
+}
+
+#define VD_OPERATION(name)                                                                  \
+  INLINE Vd vd_##name (Vd a, Vd b)                                                          \
+  {                                                                                         \
+    Vd r;                                                                                   \
+    EACH_PART r.part[q] = PD (name) (a.part[q], b.part[q]);                                 \
+    return r;                                                                               \
+  }
+VD_OPERATION (add)
+VD_OPERATION (sub)
+VD_OPERATION (mul)
+VD_OPERATION (div)
+/* minpd (a, b) is a < b ? a : b and maxpd (a, b) a > b ? a : b: min_d and max_d. */
+VD_OPERATION (min)
+VD_OPERATION (max)
+VD_OPERATION (xor)
+
+INLINE Vd
+vd_sqrt (Vd a)
+{
+  Vd r;
+  EACH_PART r.part[q] = PD (sqrt) (a.part[q]);
+  return r;
+}
+
+/* -a, exactly. */
+INLINE Vd
+vd_neg (Vd a)
+{
+  return vd_xor (a, vd_set (-0.0));
+}
+
+/* The lanes where a > b, a >= b ... as bits (false where one is NaN). */
+#define VD_COMPARISON(name, predicate)                                                      \
+  INLINE unsigned vd_##name (Vd a, Vd b)                                                    \
+  {                                                                                         \
+    return PART_BITS (a.part[0], b.part[0], predicate)                                      \
+           | PART_BITS (a.part[1], b.part[1], predicate) << PART;                           \
+  }
+VD_COMPARISON (gt, _CMP_GT_OQ)
+VD_COMPARISON (ge, _CMP_GE_OQ)
+VD_COMPARISON (le, _CMP_LE_OQ)
+VD_COMPARISON (lt, _CMP_LT_OQ)
+
+/* b in the lanes of `lanes`, a in the others. */
+INLINE Vd
+vd_select (unsigned lanes, Vd a, Vd b)
+{
+  Vd r;
+  EACH_PART r.part[q] = part_select (lanes >> q * PART, a.part[q], b.part[q]);
+  return r;
+}
+
+INLINE Vf
+vf_select (unsigned lanes, Vf a, Vf b)
+{
+  Vf r;
+  EACH_PART r.part[q] = part_select_f (lanes >> q * PART, a.part[q], b.part[q]);
+  return r;
+}
+
+INLINE Vd
+vd_of_floats (Vf a)
+{
+  Vd r;
+  EACH_PART r.part[q] = MM (cvtps_pd) (a.part[q]);
+  return r;
+}
+
+/* Rounded to nearest. */
+INLINE Vf
+vf_of_doubles (Vd a)
+{
+  Vf r;
+  EACH_PART r.part[q] = MM (cvtpd_ps) (a.part[q]);
+  return r;
+}
+
+/* (int) p, lane for lane (p >= 0), but at most `most`, as doubles. */
+INLINE Vd
+vd_truncate (Vd p, int most)
+{
+  Vd i;
+  EACH_PART i.part[q] = MM (cvtepi32_pd) (MH (min_epi32) (MM (cvttpd_epi32) (p.part[q]),
+                                                        MH (set1_epi32) (most)));
+  return i;
+}
+
+/* cell_of on a map of `size` > 1 pixels, lane for lane: the pixel, and the fraction p - i
+ * in *f. */
+INLINE Vd
+vd_cell (Vd p, int size, Vd *f)
+{
+  const Vd i = vd_truncate (p, size - 2);
+  *f = vd_sub (p, i);
+  return i;
+}
+
+/* ---- The pack: LANES droplets ---- */
+
+/* Lane l holds a droplet of its tile (start[l] .. end[l]) while bit l of `live` is set. A
+ * droplet's pixels are as Corners: nw the index of the first, an integer in a double. */
+typedef struct
+{
+  _Alignas (64) double x[LANES];
+  _Alignas (64) double y[LANES];
+  _Alignas (64) double dx[LANES];
+  _Alignas (64) double dy[LANES];
+  _Alignas (64) double speed[LANES];
+  _Alignas (64) double water[LANES];
+  _Alignas (64) double sediment[LANES];
+  _Alignas (64) double steps[LANES];
+  _Alignas (64) double nw[LANES];
+  _Alignas (64) double fx[LANES];
+  _Alignas (64) double fy[LANES];
+  const Start *start[LANES], *end[LANES];
+  unsigned     live;
+  float        parking[4]; /* what an empty lane writes instead of pixels (part_store_pixels) */
+  Totals       totals;     /* kept for hydraulic_settle: nothing observes these runs */
+} Pack;
+
+/* What the first half of a step found for each lane: where it goes, its pixels there and
+ * dh; what it takes from the brush around (cx, cy). */
+typedef struct
+{
+  _Alignas (64) double x[LANES];
+  _Alignas (64) double y[LANES];
+  _Alignas (64) double nw[LANES];
+  _Alignas (64) double fx[LANES];
+  _Alignas (64) double fy[LANES];
+  _Alignas (64) double dh[LANES];
+  _Alignas (64) double erosion[LANES]; /* exchange's amount, as hydraulic_erode takes it */
+  _Alignas (64) float take[LANES];     /* the same as erode_groups takes it */
+  _Alignas (64) double cx[LANES];
+  _Alignas (64) double cy[LANES];
+  unsigned moved, left, eroding; /* step_turn's MOVED and LEFT; those of `moved` that erode */
+} Turn;
+
+/* The 4 pixels around each lane's position, as floats and as doubles. */
+typedef struct
+{
+  Vf nw, ne, sw, se;
+} Pixels;
+
+typedef struct
+{
+  Vd nw, ne, sw, se;
+} Heights;
+
+static inline Corners
+lane_corners (const Run *r, double nw, double fx, double fy)
+{
+  const Corners c = { (size_t) nw, 1, r->width, fx, fy };
+  return c;
+}
+
+/* Starts lane l's next droplet (hydraulic_next_start), or leaves the lane empty on pixel 0,
+ * where its vector operations read harmlessly. */
+static void
+lane_next (Schedule *s, Pack *k, int l)
+{
+  Droplet d = { .x = 0.0 };
+  d.at = lane_corners (s->run, 0.0, 0.0, 0.0);
+  k->live &= ~(1u << l);
+  if (hydraulic_next_start (s, &k->start[l], &k->end[l]))
+    {
+      hydraulic_droplet_begin (s->run, &d, k->start[l]);
+      k->live |= 1u << l;
+    }
+  k->x[l] = d.x;
+  k->y[l] = d.y;
+  k->dx[l] = d.dx;
+  k->dy[l] = d.dy;
+  k->speed[l] = d.speed;
+  k->water[l] = d.water;
+  k->sediment[l] = d.sediment;
+  k->steps[l] = d.steps;
+  k->nw[l] = (double) d.at.nw;
+  k->fx[l] = d.at.fx;
+  k->fy[l] = d.at.fy;
+}
+
+static void
+pack_begin (Schedule *s, Pack *k)
+{
+  k->live = 0;
+  k->totals = (Totals) { 0.0, 0.0, 0.0 };
+  for (int l = 0; l < LANES; l++)
+    {
+      k->start[l] = NULL;
+      lane_next (s, k, l);
+    }
+}
+
+INLINE Pixels
+pixels_at (const Run *r, const double *nw)
+{
+  Pixels c;
+  EACH_PART
+    {
+      PartF part[4];
+      part_pixels (r, nw + q * PART, part);
+      c.nw.part[q] = part[0];
+      c.ne.part[q] = part[1];
+      c.sw.part[q] = part[2];
+      c.se.part[q] = part[3];
+    }
+  return c;
+}
+
+INLINE void
+store_pixels (const Run *r, Pack *k, Pixels c)
+{
+  EACH_PART
+    {
+      const PartF part[4] = { c.nw.part[q], c.ne.part[q], c.sw.part[q], c.se.part[q] };
+      part_store_pixels (r, k->nw + q * PART, k->live >> q * PART, part, k->parking);
+    }
+}
+
+INLINE Heights
+heights_of (Pixels c)
+{
+  const Heights h = { vd_of_floats (c.nw), vd_of_floats (c.ne), vd_of_floats (c.sw),
+                      vd_of_floats (c.se) };
+  return h;
+}
+
+/* surface_of's height, lane for lane. */
+INLINE Vd
+height_at (Heights h, Vd fx, Vd fy)
+{
+  const Vd one = vd_set (1.0);
+  const Vd gx = vd_sub (one, fx), gy = vd_sub (one, fy);
+  Vd       sum = vd_mul (vd_mul (h.nw, gx), gy);
+  sum = vd_add (sum, vd_mul (vd_mul (h.ne, fx), gy));
+  sum = vd_add (sum, vd_mul (vd_mul (h.sw, gx), fy));
+  return vd_add (sum, vd_mul (vd_mul (h.se, fx), fy));
+}
+
+/* add_to, lane for lane: pixels `before` with amount added, and in *gained what they
+ * gained. */
+INLINE Vf
+added (Vd before, Vd amount, Vd *gained)
+{
+  const Vf after = vf_of_doubles (vd_min (vd_add (before, amount), vd_set (FLT_MAX)));
+  *gained = vd_sub (vd_of_floats (after), before);
+  return after;
+}
+
+/* step_turn, lane for lane, from the pixels h around each lane: fills m's move and returns
+ * the surface's height here. */
+INLINE Vd
+turn (const Run *r, Pack *k, Turn *m, Heights h)
+{
+  const TerrainHydraulicErosion *p = r->p;
+  const Vd zero = vd_set (0.0), one = vd_set (1.0);
+  const Vd fx = vd_load (k->fx), fy = vd_load (k->fy);
+  const Vd gx = vd_add (vd_mul (vd_sub (h.ne, h.nw), vd_sub (one, fy)),
+                        vd_mul (vd_sub (h.se, h.sw), fy));
+  const Vd gy = vd_add (vd_mul (vd_sub (h.sw, h.nw), vd_sub (one, fx)),
+                        vd_mul (vd_sub (h.se, h.ne), fx));
+  const Vd inertia = vd_set (p->inertia), pull = vd_set (1.0 - p->inertia);
+  Vd       dx = vd_sub (vd_mul (vd_load (k->dx), inertia), vd_mul (gx, pull));
+  Vd       dy = vd_sub (vd_mul (vd_load (k->dy), inertia), vd_mul (gy, pull));
+  const Vd length = vd_sqrt (vd_add (vd_mul (dx, dx), vd_mul (dy, dy)));
+  const unsigned turned = vd_gt (length, zero) & k->live;
+  dx = vd_div (dx, length);
+  dy = vd_div (dy, length);
+  vd_store (k->dx, dx);
+  vd_store (k->dy, dy);
+  const Vd x = vd_load (k->x), y = vd_load (k->y);
+  Vd       nx = vd_add (x, dx), ny = vd_add (y, dy);
+  const unsigned inside = vd_ge (nx, zero) & vd_le (nx, vd_set (r->width - 1)) &
+                          vd_ge (ny, zero) & vd_le (ny, vd_set (r->height - 1));
+  m->moved = turned & inside;
+  m->left = turned & ~inside;
+  /* Lanes that do not move read their own pixels again. */
+  nx = vd_select (m->moved, x, nx);
+  ny = vd_select (m->moved, y, ny);
+  Vd       nfx, nfy;
+  const Vd i = vd_cell (nx, r->width, &nfx), j = vd_cell (ny, r->height, &nfy);
+  vd_store (m->nw, vd_add (vd_mul (j, vd_set (r->width)), i));
+  vd_store (m->x, nx);
+  vd_store (m->y, ny);
+  vd_store (m->fx, nfx);
+  vd_store (m->fy, nfy);
+  return height_at (h, fx, fy);
+}
+
+/* exchange in the lanes that moved, but the brush: drops sediment on their pixels c (h as
+ * doubles), and finds what the lanes that erode take, around which pixel. */
+INLINE void
+exchange_lanes (const Run *r, Pack *k, Turn *m, Pixels c, Heights h, Vd dh)
+{
+  const TerrainHydraulicErosion *p = r->p;
+  const Vd zero = vd_set (0.0), one = vd_set (1.0);
+  const Vd sediment = vd_load (k->sediment);
+  const Vd capacity = vd_max (vd_mul (vd_mul (vd_mul (vd_neg (dh), vd_load (k->speed)),
+                                              vd_load (k->water)),
+                                      vd_set (p->capacity)),
+                              vd_set (HYDRAULIC_MIN_CAPACITY));
+  const unsigned uphill = vd_gt (dh, zero);
+  const unsigned drops = m->moved & (uphill | vd_gt (sediment, capacity));
+  m->eroding = m->moved & ~drops;
+  /* drop: amount 0 in the other lanes, whose pixels are written back as they were. */
+  const Vd amount = vd_select (drops, zero, vd_max (vd_select (uphill,
+    vd_mul (vd_sub (sediment, capacity), vd_set (p->deposition)), vd_min (dh, sediment)), zero));
+  const Vd fx = vd_load (k->fx), fy = vd_load (k->fy);
+  const Vd gx = vd_sub (one, fx), gy = vd_sub (one, fy);
+  Vd       gain_nw, gain_ne, gain_sw, gain_se;
+  Pixels   after;
+  after.nw = vf_select (drops, c.nw, added (h.nw, vd_mul (vd_mul (amount, gx), gy), &gain_nw));
+  after.ne = vf_select (drops, c.ne, added (h.ne, vd_mul (vd_mul (amount, fx), gy), &gain_ne));
+  after.sw = vf_select (drops, c.sw, added (h.sw, vd_mul (vd_mul (amount, gx), fy), &gain_sw));
+  after.se = vf_select (drops, c.se, added (h.se, vd_mul (vd_mul (amount, fx), fy), &gain_se));
+  store_pixels (r, k, after);
+  const Vd placed = vd_add (vd_add (vd_add (gain_nw, gain_ne), gain_sw), gain_se);
+  vd_store (k->sediment, vd_select (drops, sediment, vd_sub (sediment, placed)));
+  /* hydraulic_erode's amount, and as a float; centred on the pixel nearest to the droplet. */
+  const Vd erosion = vd_min (vd_mul (vd_sub (capacity, sediment), vd_set (p->erosion)),
+                             vd_neg (dh));
+  vd_store (m->erosion, erosion);
+  const Vf take = vf_of_doubles (vd_min (erosion, vd_set (FLT_MAX)));
+  EACH_PART MH (store_ps) (m->take + q * PART, take.part[q]);
+  vd_store (m->cx, vd_truncate (vd_add (vd_load (k->x), vd_set (0.5)), INT32_MAX));
+  vd_store (m->cy, vd_truncate (vd_add (vd_load (k->y), vd_set (0.5)), INT32_MAX));
+}
+
+/* The first half of a step for every lane, and the exchange but the brush. */
+LANES_TARGET static void
+first_half (const Run *r, Pack *k, Turn *m)
+{
+  const Pixels  c = pixels_at (r, k->nw);
+  const Heights h = heights_of (c);
+  const Vd      here = turn (r, k, m, h);
+  const Vd      dh = vd_sub (height_at (heights_of (pixels_at (r, m->nw)), vd_load (m->fx),
+                                        vd_load (m->fy)),
+                             here);
+  vd_store (m->dh, dh);
+  exchange_lanes (r, k, m, c, h, dh);
+}
+
+/* The brush of the lanes that erode, one after the other. */
+LANES_TARGET static void
+erode_lanes (const Run *r, Pack *k, const Turn *m)
+{
+  for (unsigned lanes = m->eroding; lanes; lanes &= lanes - 1)
+    {
+      const int l = __builtin_ctz (lanes);
+      const int cx = (int) m->cx[l], cy = (int) m->cy[l];
+      k->sediment[l] += hydraulic_brush_inside (r, cx, cy)
+                          ? r->erode_groups (&r->brush, r->data + (size_t) cy * r->width + cx,
+                                             m->take[l])
+                          : hydraulic_erode (r, cx, cy, m->erosion[l]);
+    }
+}
+
+/* step_move in the lanes that moved; returns the lanes whose droplets go on (goes_on). */
+LANES_TARGET static unsigned
+move (const Run *r, Pack *k, const Turn *m)
+{
+  const unsigned moved = m->moved;
+  const Vd       speed = vd_load (k->speed), dh = vd_load (m->dh);
+  const Vd       faster = vd_sqrt (vd_max (vd_set (0.0), vd_add (vd_mul (speed, speed),
+                                                                 vd_mul (dh, vd_set (HYDRAULIC_GRAVITY)))));
+  vd_store (k->speed, vd_select (moved, speed, faster));
+  const Vd water = vd_load (k->water);
+  vd_store (k->water, vd_select (moved, water, vd_mul (water, vd_set (1.0 - r->p->evaporation))));
+  vd_store (k->x, vd_select (moved, vd_load (k->x), vd_load (m->x)));
+  vd_store (k->y, vd_select (moved, vd_load (k->y), vd_load (m->y)));
+  vd_store (k->nw, vd_select (moved, vd_load (k->nw), vd_load (m->nw)));
+  vd_store (k->fx, vd_select (moved, vd_load (k->fx), vd_load (m->fx)));
+  vd_store (k->fy, vd_select (moved, vd_load (k->fy), vd_load (m->fy)));
+  const Vd steps = vd_select (moved, vd_load (k->steps), vd_add (vd_load (k->steps), vd_set (1.0)));
+  vd_store (k->steps, steps);
+  return moved & vd_lt (steps, vd_set (r->p->max_steps));
+}
+
+/* Ends the droplets of the live lanes but `going` (droplet_end), and starts their next. */
+static void
+end_lanes (Schedule *s, Pack *k, const Turn *m, unsigned going)
+{
+  for (unsigned lanes = k->live & ~going; lanes; lanes &= lanes - 1)
+    {
+      const int l = __builtin_ctz (lanes);
+      if (m->left & (1u << l))
+        k->sediment[l] = 0.0; /* lost with the droplet */
+      else
+        hydraulic_settle (s->run, &k->totals, lane_corners (s->run, k->nw[l], k->fx[l], k->fy[l]),
+                          &k->sediment[l]);
+      lane_next (s, k, l);
+    }
+}
+
+void
+LANES_ENTRY (void *schedule, int task)
+{
+  Schedule *s = schedule;
+  Pack      k;
+  (void) task;
+  pack_begin (s, &k);
+  while (k.live)
+    {
+      Turn m;
+      first_half (s->run, &k, &m);
+      erode_lanes (s->run, &k, &m);
+      end_lanes (s, &k, &m, move (s->run, &k, &m));
+    }
+}
