@@ -575,7 +575,13 @@ run_droplet (const Run *r, Totals *t, const Start *s)
  * every droplet goes to the tile it starts in, and the tiles run in up to 4 phases, the 4
  * colours of a checkerboard: the tiles of one phase at once, on any threads, each its
  * droplets in index order, the phases one after the other. The result depends on the seed,
- * the parameters and the map's size only: never on the thread count. */
+ * the parameters and the map's size only: never on the thread count.
+ *
+ * A tile's droplets can only meet those of the 8 tiles around it, all of other phases: so a
+ * tile need not wait for its whole phase before it, only for its neighbours of the phases
+ * before its own (hydraulic_feed), and lanes and streams go on to the next phase's tiles as
+ * those become ready. Every pair of tiles that can meet still runs in the phases' order:
+ * the same bits. The threads meet once a batch, where progress is reported. */
 
 #define PHASES 4
 /* Droplets per batch: at most this many. */
@@ -645,19 +651,80 @@ sort_batch (Schedule *s, int first, int count)
     }
 }
 
-/* The tiles of `phase` that hold droplets, into s->tasks; returns their number. */
-static int
-phase_tasks (Schedule *s, int phase)
+/* The sorted batch's tiles that hold droplets, phase after phase, into s->tasks, none taken;
+ * the others done. */
+static void
+list_tasks (Schedule *s)
 {
-  int count = 0;
-  for (int t = 0; t < s->tiles_x * s->tiles_y; t++)
-    if (phase_of (s, t) == phase && s->tile_end[t] > s->tile_first[t])
-      s->tasks[count++] = t;
-  return count;
+  s->task_count = 0;
+  for (int phase = 0; phase < PHASES; phase++)
+    for (int t = 0; t < s->tiles_x * s->tiles_y; t++)
+      if (phase_of (s, t) == phase)
+        {
+          const int empty = s->tile_end[t] == s->tile_first[t];
+          atomic_init (&s->done[t], empty);
+          if (! empty)
+            {
+              atomic_init (&s->taken[s->task_count], 0);
+              s->tasks[s->task_count++] = t;
+            }
+        }
+  atomic_init (&s->first_open, 0);
+  atomic_init (&s->finished, 0);
+}
+
+/* Whether the tile's neighbours of earlier phases are done. */
+static int
+tile_ready (Schedule *s, int tile)
+{
+  const int tx = tile % s->tiles_x, ty = tile / s->tiles_x, phase = phase_of (s, tile);
+  for (int y = ty - 1; y <= ty + 1; y++)
+    for (int x = tx - 1; x <= tx + 1; x++)
+      if (x >= 0 && x < s->tiles_x && y >= 0 && y < s->tiles_y)
+        {
+          const int n = y * s->tiles_x + x;
+          if (phase_of (s, n) < phase && ! atomic_load (&s->done[n]))
+            return 0;
+        }
+  return 1;
+}
+
+/* Moves first_open past the tasks taken. */
+static void
+pass_taken (Schedule *s)
+{
+  int k = atomic_load (&s->first_open);
+  while (k < s->task_count && atomic_load (&s->taken[k]))
+    if (atomic_compare_exchange_weak (&s->first_open, &k, k + 1))
+      k++;
+}
+
+/* Takes the first task of the batch not taken yet whose tile is ready, for f. */
+static FeedState
+take_tile (Schedule *s, Feed *f)
+{
+  const int finished = atomic_load (&s->finished);
+  int       open = 0; /* a task not taken yet was seen */
+  for (int k = atomic_load (&s->first_open); k < s->task_count; k++)
+    {
+      if (atomic_load (&s->taken[k]))
+        continue;
+      open = 1;
+      if (! tile_ready (s, s->tasks[k]) || atomic_exchange (&s->taken[k], 1))
+        continue;
+      pass_taken (s);
+      f->tile = s->tasks[k];
+      f->start = s->starts + s->tile_first[f->tile];
+      f->end = s->starts + s->tile_end[f->tile];
+      return FEED_DROPLET;
+    }
+  f->seen = finished;
+  return open ? FEED_LATER : FEED_NONE;
 }
 
 /* For an observer: the droplets of tile s->tasks[i], in order, on the run's totals (which
- * the observer follows). */
+ * the observer follows). The tasks one after the other are the phases one after the
+ * other. */
 static void
 run_tile (const Schedule *s, int i)
 {
@@ -671,6 +738,30 @@ run_tile (const Schedule *s, int i)
     }
 }
 
+FeedState
+hydraulic_feed (Schedule *s, Feed *f)
+{
+  if (f->start != NULL)
+    {
+      if (++f->start < f->end)
+        {
+          if (f->start + 1 < f->end)
+            prefetch_start (s->run, f->start + 1);
+          return FEED_DROPLET;
+        }
+      /* The tile's droplets have run: seen by whoever reads done (sequentially consistent). */
+      f->start = NULL;
+      atomic_store (&s->done[f->tile], 1);
+      atomic_fetch_add (&s->finished, 1);
+    }
+  else if (atomic_load (&s->finished) == f->seen)
+    return FEED_LATER; /* nothing became ready since it last looked */
+  const FeedState state = take_tile (s, f);
+  if (state == FEED_DROPLET && f->start + 1 < f->end)
+    prefetch_start (s->run, f->start + 1);
+  return state;
+}
+
 /* ---- Two droplets at once ----
  * A droplet's steps are one chain, each waiting for the one before (its position, the
  * heights it reads, what it erodes), and a step is longer than the instructions a core looks
@@ -678,52 +769,36 @@ run_tile (const Schedule *s, int i)
  * streams of droplets, each the droplets of one tile of the phase after the other, in
  * order, and steps both droplets half a step at a time: the two chains side by side in the
  * core's window. Tiles of a phase cannot meet, so this is the result of running the tiles
- * one after the other: the same bits. The streams take the phase's tiles from a shared
- * counter, so the threads end a phase together whatever the tiles hold. CPUs with AVX2 run
+ * one after the other: the same bits. The streams take their tiles from hydraulic_feed, so
+ * the threads end a batch together whatever the tiles hold. CPUs with AVX2 run
  * many more droplets side by side, in the lanes of vectors (hydraulic-lanes.h); the streams
  * run the rest: CPUs without, and maps 1 pixel wide or high. */
 
 typedef struct
 {
-  Droplet      d;
-  const Start *start, *end; /* the droplet running, and the end of its tile's droplets */
-  Totals       totals;      /* kept for the step functions: nothing observes these runs */
+  Droplet d;
+  Feed    feed;   /* the droplet running, and its tile's */
+  Totals  totals; /* kept for the step functions: nothing observes these runs */
 } Stream;
 
-int
-hydraulic_next_start (Schedule *s, const Start **start, const Start **end)
-{
-  if (*start == NULL || ++*start == *end)
-    {
-      const int k = atomic_fetch_add (&s->next_task, 1);
-      if (k >= s->phase_tasks)
-        return 0;
-      *start = s->starts + s->tile_first[s->tasks[k]]; /* every listed tile holds droplets */
-      *end = s->starts + s->tile_end[s->tasks[k]];
-    }
-  if (*start + 1 < *end)
-    prefetch_start (s->run, *start + 1);
-  return 1;
-}
-
-/* Starts the stream's next droplet; 0 when none is left. */
-static int
+/* Starts the stream's next droplet (hydraulic_feed). */
+static FeedState
 stream_next (Schedule *s, Stream *st)
 {
-  if (! hydraulic_next_start (s, &st->start, &st->end))
-    return 0;
-  hydraulic_droplet_begin (s->run, &st->d, st->start);
-  return 1;
+  const FeedState state = hydraulic_feed (s, &st->feed);
+  if (state == FEED_DROPLET)
+    hydraulic_droplet_begin (s->run, &st->d, st->feed.start);
+  return state;
 }
 
 /* After a step that gave `result`: the droplet goes on, or ends and the stream starts its
- * next; 0 when none is left. */
-static int
+ * next. */
+static FeedState
 stream_after (Schedule *s, Stream *st, StepResult result)
 {
   if (goes_on (s->run, &st->d, result))
-    return 1;
-  droplet_end (s->run, &st->totals, &st->d, result, st->start->index);
+    return FEED_DROPLET;
+  droplet_end (s->run, &st->totals, &st->d, result, st->feed.start->index);
   return stream_next (s, st);
 }
 
@@ -740,30 +815,42 @@ step_pair (const Run *r, Stream *a, Stream *b, StepResult *ra, StepResult *rb)
     step_move (r, &b->totals, &b->d, &mb);
 }
 
-/* A thread's task: two streams while the phase has tiles for both, then one. */
+/* The stream's droplet takes a step, or, waiting for a tile, the stream asks again. */
+static FeedState
+stream_alone (Schedule *s, Stream *st, FeedState state)
+{
+  if (state == FEED_DROPLET)
+    return stream_after (s, st, step (s->run, &st->totals, &st->d));
+  return state == FEED_LATER ? stream_next (s, st) : FEED_NONE;
+}
+
+/* A thread's task: two streams, stepped together while both have droplets. */
 static void
 run_streams (void *user, int i)
 {
   Schedule *s = user;
-  Stream    a = { .start = NULL }, b = { .start = NULL };
-  int       live_a = stream_next (s, &a), live_b = live_a && stream_next (s, &b);
+  Stream    a = { .feed = FEED_INIT }, b = { .feed = FEED_INIT };
+  FeedState state_a = stream_next (s, &a), state_b = stream_next (s, &b);
   (void) i;
-  while (live_a && live_b)
-    {
-      StepResult ra, rb;
-      step_pair (s->run, &a, &b, &ra, &rb);
-      live_a = stream_after (s, &a, ra);
-      live_b = stream_after (s, &b, rb);
-    }
-  Stream *last = live_a ? &a : live_b ? &b : NULL;
-  while (last && stream_after (s, last, step (s->run, &last->totals, &last->d)))
-    ;
+  while (state_a != FEED_NONE || state_b != FEED_NONE)
+    if (state_a == FEED_DROPLET && state_b == FEED_DROPLET)
+      {
+        StepResult ra, rb;
+        step_pair (s->run, &a, &b, &ra, &rb);
+        state_a = stream_after (s, &a, ra);
+        state_b = stream_after (s, &b, rb);
+      }
+    else
+      {
+        state_a = stream_alone (s, &a, state_a);
+        state_b = stream_alone (s, &b, state_b);
+      }
 }
 
-/* A thread's part of a phase for this CPU: droplets in the lanes of AVX-512 or AVX2 vectors
+/* A thread's part of a batch for this CPU: droplets in the lanes of AVX-512 or AVX2 vectors
  * where they can run there, else two streams. */
 static TerrainTask
-phase_task (int width, int height)
+batch_task (int width, int height)
 {
 #if HYDRAULIC_LANES
   if (width > 1 && height > 1)
@@ -780,22 +867,22 @@ phase_task (int width, int height)
   return run_streams;
 }
 
-/* The droplets of one phase's `tasks` tiles: for an observer on the calling thread, tile
- * after tile, droplet after droplet (it follows the run's totals); else on the threads, in
- * lanes or streams (phase_task). */
+/* The droplets of the sorted batch: for an observer on the calling thread, tile after tile,
+ * droplet after droplet (it follows the run's totals); else on the threads, in lanes or
+ * streams (batch_task). */
 static void
-run_phase (Schedule *s, int tasks)
+run_batch (Schedule *s)
 {
+  list_tasks (s);
   if (s->run->observer)
     {
-      for (int i = 0; i < tasks; i++)
+      for (int i = 0; i < s->task_count; i++)
         run_tile (s, i);
       return;
     }
   const int threads = terrain_parallel_threads ();
-  s->phase_tasks = tasks;
-  atomic_store (&s->next_task, 0);
-  terrain_parallel_for (threads < tasks ? threads : tasks, s->run->run_phase, s);
+  terrain_parallel_for (threads < s->task_count ? threads : s->task_count, s->run->run_batch,
+                        s);
 }
 
 /* The most work a droplet can do, in brush-pixel steps: its start, and each step's move and
@@ -813,10 +900,12 @@ schedule_free (Schedule *s)
   terrain_free (s->tile_end);
   terrain_free (s->starts);
   terrain_free (s->tasks);
+  terrain_free (s->taken);
+  terrain_free (s->done);
 }
 
 /* Every phase of a batch is about WORK_PER_REPORT at the most: a report (and cancel check)
- * comes before each. */
+ * comes before each batch. */
 static TerrainStatus
 schedule_init (Schedule *s, const Run *r)
 {
@@ -830,8 +919,10 @@ schedule_init (Schedule *s, const Run *r)
   s->tile_first = terrain_alloc (tiles * sizeof (int));
   s->tile_end = terrain_alloc (tiles * sizeof (int));
   s->tasks = terrain_alloc (tiles * sizeof (int));
+  s->taken = terrain_alloc (tiles * sizeof (atomic_int));
+  s->done = terrain_alloc (tiles * sizeof (atomic_int));
   s->starts = terrain_alloc ((size_t) s->batch * sizeof (Start));
-  if (s->tile_first && s->tile_end && s->tasks && s->starts)
+  if (s->tile_first && s->tile_end && s->tasks && s->taken && s->done && s->starts)
     return TERRAIN_OK;
   schedule_free (s);
   return TERRAIN_ERROR_NO_MEMORY;
@@ -842,18 +933,10 @@ run_batches (Schedule *s, int droplets, const TerrainProgress *progress)
 {
   for (int first = 0; first < droplets; first += s->batch)
     {
-      const int count = droplets - first < s->batch ? droplets - first : s->batch;
-      sort_batch (s, first, count);
-      for (int phase = 0; phase < PHASES; phase++)
-        {
-          const int tasks = phase_tasks (s, phase);
-          if (tasks == 0)
-            continue;
-          if (terrain_progress_report (progress,
-                                       (first + (double) count * phase / PHASES) / droplets))
-            return TERRAIN_CANCELLED;
-          run_phase (s, tasks);
-        }
+      if (terrain_progress_report (progress, (double) first / droplets))
+        return TERRAIN_CANCELLED;
+      sort_batch (s, first, droplets - first < s->batch ? droplets - first : s->batch);
+      run_batch (s);
     }
   return terrain_progress_report (progress, 1.0) ? TERRAIN_CANCELLED : TERRAIN_OK;
 }
@@ -921,7 +1004,7 @@ terrain_hydraulic_erosion_observed (const TerrainHydraulicErosion *p,
   r.observed = observer ? &totals : NULL;
   brush_init (&r.brush, p->radius, width);
   r.erode_groups = erode_groups_kernel (p->radius);
-  r.run_phase = phase_task (width, height);
+  r.run_batch = batch_task (width, height);
   Schedule s;
   if (schedule_init (&s, &r) != TERRAIN_OK)
     return TERRAIN_ERROR_NO_MEMORY;

@@ -71,7 +71,7 @@ typedef struct
   Totals                        *observed; /* the run's totals, when observer is set */
   Brush                          brush;
   ErodeGroups                    erode_groups; /* for this CPU and radius */
-  TerrainTask                    run_phase;    /* a thread's part of a phase (run_phase) */
+  TerrainTask                    run_batch;    /* a thread's part of a batch (run_batch) */
 } Run;
 
 /* The 4 pixels around a position, as an index and the steps to the next column and row
@@ -97,25 +97,47 @@ typedef struct
   int    index;
 } Start;
 
-/* The schedule (hydraulic-erosion.c): a batch's droplets sorted by tile, and the tiles of
- * the phase being run. */
+/* The schedule (hydraulic-erosion.c): a batch's droplets sorted by tile, the tiles that hold
+ * some in the order of the phases, and which of them lanes and streams have taken and
+ * finished. */
 typedef struct
 {
-  const Run *run;
-  int        tiles_x, tiles_y;
-  int        batch;          /* droplets per batch */
-  int       *tile_first;     /* the batch's droplets of tile t: starts[tile_first[t] ..] */
-  int       *tile_end;
-  Start     *starts;         /* batch droplets, tile by tile, in index order in a tile */
-  int       *tasks;          /* the tiles of the current phase that hold droplets */
-  int        phase_tasks;    /* how many */
-  atomic_int next_task;      /* the next of them for a thread's stream or lane */
+  const Run  *run;
+  int         tiles_x, tiles_y;
+  int         batch;      /* droplets per batch */
+  int        *tile_first; /* the batch's droplets of tile t: starts[tile_first[t] ..] */
+  int        *tile_end;
+  Start      *starts;     /* batch droplets, tile by tile, in index order in a tile */
+  int        *tasks;      /* the tiles that hold droplets, phase after phase */
+  int         task_count;
+  atomic_int *taken;      /* task k: a lane or stream has taken its tile */
+  atomic_int *done;       /* tile t: its droplets have all run (or it has none) */
+  atomic_int  first_open; /* every task before it is taken */
+  atomic_int  finished;   /* tiles done so far: a tile can only become ready when it grows */
 } Schedule;
 
-/* Moves *start on to the next droplet of its tile, or, once the tile is done (or *start is
- * NULL), to the first droplet of the phase's next tile not yet taken, whose end goes to
- * *end; 0 when no tile is left. */
-int    hydraulic_next_start (Schedule *s, const Start **start, const Start **end);
+/* What a lane or a stream (one droplet at a time) runs: a droplet of its tile, or no tile
+ * (start NULL). */
+typedef struct
+{
+  const Start *start, *end; /* its droplet, and the end of its tile's */
+  int          tile;
+  int          seen;        /* Schedule.finished when it last found no tile it could take */
+} Feed;
+
+#define FEED_INIT { NULL, NULL, -1, -1 }
+
+typedef enum
+{
+  FEED_DROPLET, /* feed->start is its next droplet */
+  FEED_LATER,   /* tiles are left, none it may take yet: ask again after the next step */
+  FEED_NONE     /* no tile is left in the batch */
+} FeedState;
+
+/* The feed's next droplet: the next of its tile; once the tile is done, the first droplet
+ * of the first tile of the batch not taken yet whose neighbours of earlier phases are done
+ * (the only tiles whose droplets its own can meet). */
+FeedState hydraulic_feed (Schedule *s, Feed *f);
 /* A droplet at its start, before its first step. */
 void   hydraulic_droplet_begin (const Run *r, Droplet *d, const Start *s);
 /* A droplet stopped on the map at `at` drops everything it carries there. */
@@ -133,7 +155,7 @@ hydraulic_brush_inside (const Run *r, int nx, int ny)
          ny < r->height - reach;
 }
 
-/* A thread's part of a phase with droplets in the lanes of vectors (a TerrainTask on the
+/* A thread's part of a batch with droplets in the lanes of vectors (a TerrainTask on the
  * Schedule), on maps at least 2 pixels wide and high; the same bits as two streams. */
 void hydraulic_lanes_avx2 (void *schedule, int task);
 void hydraulic_lanes_avx512 (void *schedule, int task);

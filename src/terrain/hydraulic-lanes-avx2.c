@@ -7,8 +7,10 @@
 #define LANES_TARGET __attribute__ ((target ("avx2")))
 #define LANES_ENTRY  hydraulic_lanes_avx2
 #define PART         4
+#define PARTS        2
 #define MM(name)     _mm256_##name
 #define MH(name)     _mm_##name
+#define PAUSE        _mm_pause
 
 typedef __m256d PartD;
 typedef __m128  PartF;
@@ -38,23 +40,28 @@ pair_at (const float *pixel)
   return _mm_castpd_ps (_mm_load_sd ((const double *) pixel));
 }
 
+/* The pixel pairs of the lanes of `live`; the others read parking. */
 LANES_TARGET static inline void
-part_pixels (const Run *r, const double *nw, PartF c[4])
+part_pixels (const Run *r, const double *nw, unsigned live, PartF c[4], const float *parking)
 {
-  const ptrdiff_t w = r->width;
-  const float    *p0 = r->data + (size_t) nw[0], *p1 = r->data + (size_t) nw[1];
-  const float    *p2 = r->data + (size_t) nw[2], *p3 = r->data + (size_t) nw[3];
-  const __m128    top01 = _mm_movelh_ps (pair_at (p0), pair_at (p1));
-  const __m128    top23 = _mm_movelh_ps (pair_at (p2), pair_at (p3));
-  const __m128    bottom01 = _mm_movelh_ps (pair_at (p0 + w), pair_at (p1 + w));
-  const __m128    bottom23 = _mm_movelh_ps (pair_at (p2 + w), pair_at (p3 + w));
+  const float *top[PART], *bottom[PART];
+  for (int l = 0; l < PART; l++)
+    {
+      const int in = (live >> l) & 1;
+      top[l] = in ? r->data + (size_t) nw[l] : parking;
+      bottom[l] = in ? top[l] + r->width : parking;
+    }
+  const __m128 top01 = _mm_movelh_ps (pair_at (top[0]), pair_at (top[1]));
+  const __m128 top23 = _mm_movelh_ps (pair_at (top[2]), pair_at (top[3]));
+  const __m128 bottom01 = _mm_movelh_ps (pair_at (bottom[0]), pair_at (bottom[1]));
+  const __m128 bottom23 = _mm_movelh_ps (pair_at (bottom[2]), pair_at (bottom[3]));
   c[0] = _mm_shuffle_ps (top01, top23, _MM_SHUFFLE (2, 0, 2, 0));
   c[1] = _mm_shuffle_ps (top01, top23, _MM_SHUFFLE (3, 1, 3, 1));
   c[2] = _mm_shuffle_ps (bottom01, bottom23, _MM_SHUFFLE (2, 0, 2, 0));
   c[3] = _mm_shuffle_ps (bottom01, bottom23, _MM_SHUFFLE (3, 1, 3, 1));
 }
 
-/* An empty lane writes to parking, not to pixels another thread may be changing. */
+/* An empty lane writes to parking. */
 LANES_TARGET static inline void
 part_store_pixels (const Run *r, const double *nw, unsigned live, const PartF c[4],
                    float *parking)

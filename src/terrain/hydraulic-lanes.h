@@ -4,20 +4,25 @@
  *   LANES_TARGET   the target attribute of every function here
  *   LANES_ENTRY    the name of the thread's task (hydraulic-internal.h)
  *   PART           the lanes of one vector of doubles: PartD; of floats and int32: PartF
+ *   PARTS          the vectors of a quantity: PART x PARTS lanes (at most 32)
  *   MM(name), MH(name)  the intrinsic _mm<width>_name of PartD's width, of PartF's
  *   PART_BITS (a, b, predicate): the lanes where _CMP_<predicate>_OQ holds, as bits
  *   part_select (bits, a, b), part_select_f: b in the lanes of `bits`, a in the others
- *   part_pixels (r, nw, c): the pixels nw, ne, sw, se of each lane's index nw
- *   part_store_pixels (r, nw, live, c, parking): the inverse, for the lanes of `live`
+ *   part_pixels (r, nw, live, c, parking): the pixels nw, ne, sw, se of each lane's index
+ *                  nw, for the lanes of `live` (the others read parking, or nothing)
+ *   part_store_pixels (r, nw, live, c, parking): the inverse
+ *   PAUSE ()       a pause in a loop that waits for other threads
  *
- * A thread steps LANES droplets at once, each of its own tile of the phase (a lane takes its
- * tile's droplets in order, and the next tile when one is done): two vectors of PART lanes
+ * A thread steps LANES droplets at once, each of its own tile (a lane takes its tile's
+ * droplets in order, and the next tile from hydraulic_feed when one is done): two vectors
+ * of PART lanes
  * for each quantity, whose operations alternate, so that the core works on two chains at
  * once. The turn (the surface at both ends, the direction, the new position and its
  * pixels), the drop of sediment and the move are the operations of step_turn, exchange and
  * step_move (hydraulic-erosion.c) lane for lane, in the same order, so the same bits; only
- * the brush stays a droplet at a time. Tiles of a phase cannot meet: the result of running
- * the tiles one after the other, whatever the lanes and threads. Whether a droplet drops or
+ * the brush stays a droplet at a time. Tiles that run at once cannot meet: the result of
+ * running the tiles one after the other, whatever the lanes and threads. Whether a droplet
+ * drops or
  * erodes depends on the end of its step's chain of operations: as a branch it would often be
  * mispredicted, each time making the core wait for that chain; in lanes it needs none. */
 
@@ -26,21 +31,21 @@
 #include <float.h>
 #include <stdint.h>
 
-#define LANES (2 * PART)
+#define LANES (PARTS * PART)
 
-/* LANES doubles or floats: two vectors. */
+/* LANES doubles or floats: PARTS vectors. */
 typedef struct
 {
-  PartD part[2];
+  PartD part[PARTS];
 } Vd;
 
 typedef struct
 {
-  PartF part[2];
+  PartF part[PARTS];
 } Vf;
 
 #define INLINE LANES_TARGET static inline __attribute__ ((always_inline))
-#define EACH_PART for (int q = 0; q < 2; q++)
+#define EACH_PART for (int q = 0; q < PARTS; q++)
 #define PD(op) MM (op##_pd)
 
 /* ---- Lanes of doubles ---- */
@@ -102,8 +107,9 @@ vd_neg (Vd a)
 #define VD_COMPARISON(name, predicate)                                                      \
   INLINE unsigned vd_##name (Vd a, Vd b)                                                    \
   {                                                                                         \
-    return PART_BITS (a.part[0], b.part[0], predicate)                                      \
-           | PART_BITS (a.part[1], b.part[1], predicate) << PART;                           \
+    unsigned lanes = 0;                                                                     \
+    EACH_PART lanes |= PART_BITS (a.part[q], b.part[q], predicate) << q * PART;             \
+    return lanes;                                                                           \
   }
 VD_COMPARISON (gt, _CMP_GT_OQ)
 VD_COMPARISON (ge, _CMP_GE_OQ)
@@ -166,8 +172,10 @@ vd_cell (Vd p, int size, Vd *f)
 
 /* ---- The pack: LANES droplets ---- */
 
-/* Lane l holds a droplet of its tile (start[l] .. end[l]) while bit l of `live` is set. A
- * droplet's pixels are as Corners: nw the index of the first, an integer in a double. */
+/* Lane l holds a droplet of its tile (feed[l]) while bit l of `live` is set; bit l of
+ * `waiting` is set while it waits for a tile. A droplet's pixels are as Corners: nw the index
+ * of the first, an integer in a double. An empty lane computes on what it holds, but reads
+ * and writes no pixel: another thread may be changing it. */
 typedef struct
 {
   _Alignas (64) double x[LANES];
@@ -181,9 +189,9 @@ typedef struct
   _Alignas (64) double nw[LANES];
   _Alignas (64) double fx[LANES];
   _Alignas (64) double fy[LANES];
-  const Start *start[LANES], *end[LANES];
-  unsigned     live;
-  float        parking[4]; /* what an empty lane writes instead of pixels (part_store_pixels) */
+  Feed         feed[LANES];
+  unsigned     live, waiting;
+  float        parking[4]; /* where an empty lane's pixels are (part_pixels) */
   Totals       totals;     /* kept for hydraulic_settle: nothing observes these runs */
 } Pack;
 
@@ -222,19 +230,18 @@ lane_corners (const Run *r, double nw, double fx, double fy)
   return c;
 }
 
-/* Starts lane l's next droplet (hydraulic_next_start), or leaves the lane empty on pixel 0,
- * where its vector operations read harmlessly. */
+/* Starts lane l's next droplet (hydraulic_feed), or leaves the lane empty, on pixel 0. */
 static void
 lane_next (Schedule *s, Pack *k, int l)
 {
-  Droplet d = { .x = 0.0 };
+  const unsigned  bit = 1u << l;
+  const FeedState state = hydraulic_feed (s, &k->feed[l]);
+  Droplet         d = { .x = 0.0 };
   d.at = lane_corners (s->run, 0.0, 0.0, 0.0);
-  k->live &= ~(1u << l);
-  if (hydraulic_next_start (s, &k->start[l], &k->end[l]))
-    {
-      hydraulic_droplet_begin (s->run, &d, k->start[l]);
-      k->live |= 1u << l;
-    }
+  k->live = state == FEED_DROPLET ? k->live | bit : k->live & ~bit;
+  k->waiting = state == FEED_LATER ? k->waiting | bit : k->waiting & ~bit;
+  if (state == FEED_DROPLET)
+    hydraulic_droplet_begin (s->run, &d, k->feed[l].start);
   k->x[l] = d.x;
   k->y[l] = d.y;
   k->dx[l] = d.dx;
@@ -251,23 +258,24 @@ lane_next (Schedule *s, Pack *k, int l)
 static void
 pack_begin (Schedule *s, Pack *k)
 {
-  k->live = 0;
+  const Feed none = FEED_INIT;
+  k->live = k->waiting = 0;
   k->totals = (Totals) { 0.0, 0.0, 0.0 };
   for (int l = 0; l < LANES; l++)
     {
-      k->start[l] = NULL;
+      k->feed[l] = none;
       lane_next (s, k, l);
     }
 }
 
 INLINE Pixels
-pixels_at (const Run *r, const double *nw)
+pixels_at (const Run *r, Pack *k, const double *nw)
 {
   Pixels c;
   EACH_PART
     {
       PartF part[4];
-      part_pixels (r, nw + q * PART, part);
+      part_pixels (r, nw + q * PART, k->live >> q * PART, part, k->parking);
       c.nw.part[q] = part[0];
       c.ne.part[q] = part[1];
       c.sw.part[q] = part[2];
@@ -399,10 +407,10 @@ exchange_lanes (const Run *r, Pack *k, Turn *m, Pixels c, Heights h, Vd dh)
 LANES_TARGET static void
 first_half (const Run *r, Pack *k, Turn *m)
 {
-  const Pixels  c = pixels_at (r, k->nw);
+  const Pixels  c = pixels_at (r, k, k->nw);
   const Heights h = heights_of (c);
   const Vd      here = turn (r, k, m, h);
-  const Vd      dh = vd_sub (height_at (heights_of (pixels_at (r, m->nw)), vd_load (m->fx),
+  const Vd      dh = vd_sub (height_at (heights_of (pixels_at (r, k, m->nw)), vd_load (m->fx),
                                         vd_load (m->fy)),
                              here);
   vd_store (m->dh, dh);
@@ -468,11 +476,18 @@ LANES_ENTRY (void *schedule, int task)
   Pack      k;
   (void) task;
   pack_begin (s, &k);
-  while (k.live)
+  while (k.live | k.waiting)
     {
-      Turn m;
-      first_half (s->run, &k, &m);
-      erode_lanes (s->run, &k, &m);
-      end_lanes (s, &k, &m, move (s->run, &k, &m));
+      if (k.live)
+        {
+          Turn m;
+          first_half (s->run, &k, &m);
+          erode_lanes (s->run, &k, &m);
+          end_lanes (s, &k, &m, move (s->run, &k, &m));
+        }
+      else
+        PAUSE (); /* every lane waits for the other threads' tiles */
+      for (unsigned lanes = k.waiting; lanes; lanes &= lanes - 1)
+        lane_next (s, &k, __builtin_ctz (lanes));
     }
 }
