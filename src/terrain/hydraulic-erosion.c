@@ -625,7 +625,8 @@ phases_of (const Schedule *s)
   return (s->tiles_x > 1 ? 2 : 1) * (s->tiles_y > 1 ? 2 : 1);
 }
 
-/* The batch's droplets [first, first + count) sorted by tile (a counting sort: stable). */
+/* The batch's droplets [first, first + count) sorted by tile (a counting sort: stable),
+ * each drawn once: the threads wait meanwhile. */
 static void
 sort_batch (Schedule *s, int first, int count)
 {
@@ -634,8 +635,9 @@ sort_batch (Schedule *s, int first, int count)
     s->tile_end[t] = 0;
   for (int i = 0; i < count; i++)
     {
-      const Start start = start_of (s->run, first + i);
-      s->tile_end[tile_of (s, &start)]++;
+      s->drawn[i] = start_of (s->run, first + i);
+      s->drawn_tile[i] = tile_of (s, &s->drawn[i]);
+      s->tile_end[s->drawn_tile[i]]++;
     }
   int at = 0;
   for (int t = 0; t < tiles; t++)
@@ -645,10 +647,7 @@ sort_batch (Schedule *s, int first, int count)
       s->tile_end[t] = s->tile_first[t];
     }
   for (int i = 0; i < count; i++)
-    {
-      const Start start = start_of (s->run, first + i);
-      s->starts[s->tile_end[tile_of (s, &start)]++] = start;
-    }
+    s->starts[s->tile_end[s->drawn_tile[i]]++] = s->drawn[i];
 }
 
 /* The sorted batch's tiles that hold droplets, phase after phase, into s->tasks, none taken;
@@ -899,6 +898,8 @@ schedule_free (Schedule *s)
   terrain_free (s->tile_first);
   terrain_free (s->tile_end);
   terrain_free (s->starts);
+  terrain_free (s->drawn);
+  terrain_free (s->drawn_tile);
   terrain_free (s->tasks);
   terrain_free (s->taken);
   terrain_free (s->done);
@@ -922,7 +923,10 @@ schedule_init (Schedule *s, const Run *r)
   s->taken = terrain_alloc (tiles * sizeof (atomic_int));
   s->done = terrain_alloc (tiles * sizeof (atomic_int));
   s->starts = terrain_alloc ((size_t) s->batch * sizeof (Start));
-  if (s->tile_first && s->tile_end && s->tasks && s->taken && s->done && s->starts)
+  s->drawn = terrain_alloc ((size_t) s->batch * sizeof (Start));
+  s->drawn_tile = terrain_alloc ((size_t) s->batch * sizeof (int));
+  if (s->tile_first && s->tile_end && s->tasks && s->taken && s->done && s->starts && s->drawn &&
+      s->drawn_tile)
     return TERRAIN_OK;
   schedule_free (s);
   return TERRAIN_ERROR_NO_MEMORY;

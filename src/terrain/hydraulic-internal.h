@@ -108,6 +108,8 @@ typedef struct
   int        *tile_first; /* the batch's droplets of tile t: starts[tile_first[t] ..] */
   int        *tile_end;
   Start      *starts;     /* batch droplets, tile by tile, in index order in a tile */
+  Start      *drawn;      /* the same in index order, and their tiles (sort_batch) */
+  int        *drawn_tile;
   int        *tasks;      /* the tiles that hold droplets, phase after phase */
   int         task_count;
   atomic_int *taken;      /* task k: a lane or stream has taken its tile */

@@ -26,14 +26,6 @@ part_select (unsigned lanes, PartD a, PartD b)
   return _mm256_blendv_pd (a, b, _mm256_castsi256_pd (_mm256_cmpeq_epi64 (in, bit)));
 }
 
-LANES_TARGET static inline PartF
-part_select_f (unsigned lanes, PartF a, PartF b)
-{
-  const __m128i bit = _mm_set_epi32 (8, 4, 2, 1);
-  const __m128i in = _mm_and_si128 (_mm_set1_epi32 ((int) lanes), bit);
-  return _mm_blendv_ps (a, b, _mm_castsi128_ps (_mm_cmpeq_epi32 (in, bit)));
-}
-
 LANES_TARGET static inline __m128
 pair_at (const float *pixel)
 {
@@ -61,9 +53,9 @@ part_pixels (const Run *r, const double *nw, unsigned live, PartF c[4], const fl
   c[3] = _mm_shuffle_ps (bottom01, bottom23, _MM_SHUFFLE (3, 1, 3, 1));
 }
 
-/* An empty lane writes to parking. */
+/* The lanes not in `lanes` write to parking. */
 LANES_TARGET static inline void
-part_store_pixels (const Run *r, const double *nw, unsigned live, const PartF c[4],
+part_store_pixels (const Run *r, const double *nw, unsigned lanes, const PartF c[4],
                    float *parking)
 {
   const __m128 top01 = _mm_unpacklo_ps (c[0], c[1]), top23 = _mm_unpackhi_ps (c[0], c[1]);
@@ -72,7 +64,7 @@ part_store_pixels (const Run *r, const double *nw, unsigned live, const PartF c[
   float       *top[PART], *bottom[PART];
   for (int l = 0; l < PART; l++)
     {
-      const int in = (live >> l) & 1;
+      const int in = (lanes >> l) & 1;
       top[l] = in ? r->data + (size_t) nw[l] : parking;
       bottom[l] = in ? top[l] + r->width : parking + 2;
     }

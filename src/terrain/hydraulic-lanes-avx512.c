@@ -25,12 +25,6 @@ part_select (unsigned lanes, PartD a, PartD b)
   return _mm512_mask_blend_pd ((__mmask8) lanes, a, b);
 }
 
-LANES_TARGET static inline PartF
-part_select_f (unsigned lanes, PartF a, PartF b)
-{
-  return _mm256_mask_blend_ps ((__mmask8) lanes, a, b);
-}
-
 /* Each lane's pixel pairs nw, ne and sw, se as 64-bit elements, gathered in the lanes of
  * `live` (0 in the others): the low half is the first pixel (x86 is little-endian). */
 LANES_TARGET static inline void
@@ -56,15 +50,15 @@ pixel_pairs (PartF first, PartF second)
                           _mm512_slli_epi64 (_mm512_cvtepu32_epi64 (_mm256_castps_si256 (second)), 32));
 }
 
-/* Scattered to the lanes of `live` only. */
+/* Scattered for the lanes of `lanes` only. */
 LANES_TARGET static inline void
-part_store_pixels (const Run *r, const double *nw, unsigned live, const PartF c[4],
+part_store_pixels (const Run *r, const double *nw, unsigned lanes, const PartF c[4],
                    float *parking)
 {
   const __m512i index = _mm512_cvttpd_epi64 (_mm512_load_pd (nw));
   (void) parking;
-  _mm512_mask_i64scatter_epi64 (r->data, (__mmask8) live, index, pixel_pairs (c[0], c[1]), 4);
-  _mm512_mask_i64scatter_epi64 (r->data + r->width, (__mmask8) live, index,
+  _mm512_mask_i64scatter_epi64 (r->data, (__mmask8) lanes, index, pixel_pairs (c[0], c[1]), 4);
+  _mm512_mask_i64scatter_epi64 (r->data + r->width, (__mmask8) lanes, index,
                                 pixel_pairs (c[2], c[3]), 4);
 }
 

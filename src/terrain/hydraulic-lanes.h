@@ -7,10 +7,10 @@
  *   PARTS          the vectors of a quantity: PART x PARTS lanes (at most 32)
  *   MM(name), MH(name)  the intrinsic _mm<width>_name of PartD's width, of PartF's
  *   PART_BITS (a, b, predicate): the lanes where _CMP_<predicate>_OQ holds, as bits
- *   part_select (bits, a, b), part_select_f: b in the lanes of `bits`, a in the others
+ *   part_select (bits, a, b): b in the lanes of `bits`, a in the others
  *   part_pixels (r, nw, live, c, parking): the pixels nw, ne, sw, se of each lane's index
  *                  nw, for the lanes of `live` (the others read parking, or nothing)
- *   part_store_pixels (r, nw, live, c, parking): the inverse
+ *   part_store_pixels (r, nw, lanes, c, parking): the inverse, for the lanes of `lanes`
  *   PAUSE ()       a pause in a loop that waits for other threads
  *
  * A thread steps LANES droplets at once, each of its own tile (a lane takes its tile's
@@ -122,14 +122,6 @@ vd_select (unsigned lanes, Vd a, Vd b)
 {
   Vd r;
   EACH_PART r.part[q] = part_select (lanes >> q * PART, a.part[q], b.part[q]);
-  return r;
-}
-
-INLINE Vf
-vf_select (unsigned lanes, Vf a, Vf b)
-{
-  Vf r;
-  EACH_PART r.part[q] = part_select_f (lanes >> q * PART, a.part[q], b.part[q]);
   return r;
 }
 
@@ -284,13 +276,16 @@ pixels_at (const Run *r, Pack *k, const double *nw)
   return c;
 }
 
+/* Writes the pixels of the lanes of `lanes` only: a lane that erodes next reads its brush's
+ * rows over its pixels, which the core could not take from small stores still on their way
+ * to memory. */
 INLINE void
-store_pixels (const Run *r, Pack *k, Pixels c)
+store_pixels (const Run *r, Pack *k, unsigned lanes, Pixels c)
 {
   EACH_PART
     {
       const PartF part[4] = { c.nw.part[q], c.ne.part[q], c.sw.part[q], c.se.part[q] };
-      part_store_pixels (r, k->nw + q * PART, k->live >> q * PART, part, k->parking);
+      part_store_pixels (r, k->nw + q * PART, lanes >> q * PART, part, k->parking);
     }
 }
 
@@ -364,10 +359,10 @@ turn (const Run *r, Pack *k, Turn *m, Heights h)
   return height_at (h, fx, fy);
 }
 
-/* exchange in the lanes that moved, but the brush: drops sediment on their pixels c (h as
- * doubles), and finds what the lanes that erode take, around which pixel. */
+/* exchange in the lanes that moved, but the brush: drops sediment on their pixels (h), and
+ * finds what the lanes that erode take, around which pixel. */
 INLINE void
-exchange_lanes (const Run *r, Pack *k, Turn *m, Pixels c, Heights h, Vd dh)
+exchange_lanes (const Run *r, Pack *k, Turn *m, Heights h, Vd dh)
 {
   const TerrainHydraulicErosion *p = r->p;
   const Vd zero = vd_set (0.0), one = vd_set (1.0);
@@ -379,18 +374,18 @@ exchange_lanes (const Run *r, Pack *k, Turn *m, Pixels c, Heights h, Vd dh)
   const unsigned uphill = vd_gt (dh, zero);
   const unsigned drops = m->moved & (uphill | vd_gt (sediment, capacity));
   m->eroding = m->moved & ~drops;
-  /* drop: amount 0 in the other lanes, whose pixels are written back as they were. */
+  /* drop, in the lanes that drop. */
   const Vd amount = vd_select (drops, zero, vd_max (vd_select (uphill,
     vd_mul (vd_sub (sediment, capacity), vd_set (p->deposition)), vd_min (dh, sediment)), zero));
   const Vd fx = vd_load (k->fx), fy = vd_load (k->fy);
   const Vd gx = vd_sub (one, fx), gy = vd_sub (one, fy);
   Vd       gain_nw, gain_ne, gain_sw, gain_se;
   Pixels   after;
-  after.nw = vf_select (drops, c.nw, added (h.nw, vd_mul (vd_mul (amount, gx), gy), &gain_nw));
-  after.ne = vf_select (drops, c.ne, added (h.ne, vd_mul (vd_mul (amount, fx), gy), &gain_ne));
-  after.sw = vf_select (drops, c.sw, added (h.sw, vd_mul (vd_mul (amount, gx), fy), &gain_sw));
-  after.se = vf_select (drops, c.se, added (h.se, vd_mul (vd_mul (amount, fx), fy), &gain_se));
-  store_pixels (r, k, after);
+  after.nw = added (h.nw, vd_mul (vd_mul (amount, gx), gy), &gain_nw);
+  after.ne = added (h.ne, vd_mul (vd_mul (amount, fx), gy), &gain_ne);
+  after.sw = added (h.sw, vd_mul (vd_mul (amount, gx), fy), &gain_sw);
+  after.se = added (h.se, vd_mul (vd_mul (amount, fx), fy), &gain_se);
+  store_pixels (r, k, drops, after);
   const Vd placed = vd_add (vd_add (vd_add (gain_nw, gain_ne), gain_sw), gain_se);
   vd_store (k->sediment, vd_select (drops, sediment, vd_sub (sediment, placed)));
   /* hydraulic_erode's amount, and as a float; centred on the pixel nearest to the droplet. */
@@ -403,18 +398,36 @@ exchange_lanes (const Run *r, Pack *k, Turn *m, Pixels c, Heights h, Vd dh)
   vd_store (m->cy, vd_truncate (vd_add (vd_load (k->y), vd_set (0.5)), INT32_MAX));
 }
 
+/* Asks the cache for the brush's first and last rows around each live lane's next pixels
+ * nw: a step moves at most a pixel, so the rows between are the last step's, and the brush
+ * would otherwise wait for memory there. */
+INLINE void
+prefetch_brushes (const Run *r, unsigned live, const double *nw)
+{
+  const ptrdiff_t w = r->width, reach = r->brush.reach;
+  const size_t    pixels = (size_t) r->width * r->height;
+  for (unsigned lanes = live; lanes; lanes &= lanes - 1)
+    {
+      const size_t at = (size_t) nw[__builtin_ctz (lanes)];
+      if (at >= (size_t) (reach * w + reach))
+        __builtin_prefetch (r->data + at - reach * w - reach, 1);
+      if (at + (reach + 1) * w + reach + GROUP_WIDTH < pixels)
+        __builtin_prefetch (r->data + at + (reach + 1) * w + reach + GROUP_WIDTH, 1);
+    }
+}
+
 /* The first half of a step for every lane, and the exchange but the brush. */
 LANES_TARGET static void
 first_half (const Run *r, Pack *k, Turn *m)
 {
-  const Pixels  c = pixels_at (r, k, k->nw);
-  const Heights h = heights_of (c);
+  const Heights h = heights_of (pixels_at (r, k, k->nw));
   const Vd      here = turn (r, k, m, h);
   const Vd      dh = vd_sub (height_at (heights_of (pixels_at (r, k, m->nw)), vd_load (m->fx),
                                         vd_load (m->fy)),
                              here);
   vd_store (m->dh, dh);
-  exchange_lanes (r, k, m, c, h, dh);
+  prefetch_brushes (r, m->moved, m->nw);
+  exchange_lanes (r, k, m, h, dh);
 }
 
 /* The brush of the lanes that erode, one after the other. */
