@@ -37,10 +37,11 @@ LANES_TARGET static inline void
 part_pixels (const Run *r, const double *nw, unsigned live, PartF c[4], const float *parking)
 {
   const float *top[PART], *bottom[PART];
+#pragma GCC unroll 4
   for (int l = 0; l < PART; l++)
     {
       const int in = (live >> l) & 1;
-      top[l] = in ? r->data + (size_t) nw[l] : parking;
+      top[l] = in ? r->data + (ptrdiff_t) nw[l] : parking;
       bottom[l] = in ? top[l] + r->width : parking;
     }
   const __m128 top01 = _mm_movelh_ps (pair_at (top[0]), pair_at (top[1]));
@@ -62,10 +63,11 @@ part_store_pixels (const Run *r, const double *nw, unsigned lanes, const PartF c
   const __m128 bottom01 = _mm_unpacklo_ps (c[2], c[3]);
   const __m128 bottom23 = _mm_unpackhi_ps (c[2], c[3]);
   float       *top[PART], *bottom[PART];
+#pragma GCC unroll 4
   for (int l = 0; l < PART; l++)
     {
       const int in = (lanes >> l) & 1;
-      top[l] = in ? r->data + (size_t) nw[l] : parking;
+      top[l] = in ? r->data + (ptrdiff_t) nw[l] : parking;
       bottom[l] = in ? top[l] + r->width : parking + 2;
     }
   _mm_storel_pi ((__m64 *) top[0], top01);

@@ -188,7 +188,7 @@ typedef struct
 } Pack;
 
 /* What the first half of a step found for each lane: where it goes, its pixels there and
- * dh; what it takes from the brush around (cx, cy). */
+ * dh; what it takes from the brush around pixel (cx, cy), whose index is centre. */
 typedef struct
 {
   _Alignas (64) double x[LANES];
@@ -201,7 +201,9 @@ typedef struct
   _Alignas (64) float take[LANES];     /* the same as erode_groups takes it */
   _Alignas (64) double cx[LANES];
   _Alignas (64) double cy[LANES];
+  _Alignas (64) double centre[LANES];
   unsigned moved, left, eroding; /* step_turn's MOVED and LEFT; those of `moved` that erode */
+  unsigned inside;               /* the lanes whose brush lies inside the map */
 } Turn;
 
 /* The 4 pixels around each lane's position, as floats and as doubles. */
@@ -218,7 +220,7 @@ typedef struct
 static inline Corners
 lane_corners (const Run *r, double nw, double fx, double fy)
 {
-  const Corners c = { (size_t) nw, 1, r->width, fx, fy };
+  const Corners c = { (size_t) (ptrdiff_t) nw, 1, r->width, fx, fy };
   return c;
 }
 
@@ -394,25 +396,31 @@ exchange_lanes (const Run *r, Pack *k, Turn *m, Heights h, Vd dh)
   vd_store (m->erosion, erosion);
   const Vf take = vf_of_doubles (vd_min (erosion, vd_set (FLT_MAX)));
   EACH_PART MH (store_ps) (m->take + q * PART, take.part[q]);
-  vd_store (m->cx, vd_truncate (vd_add (vd_load (k->x), vd_set (0.5)), INT32_MAX));
-  vd_store (m->cy, vd_truncate (vd_add (vd_load (k->y), vd_set (0.5)), INT32_MAX));
+  const Vd cx = vd_truncate (vd_add (vd_load (k->x), vd_set (0.5)), INT32_MAX);
+  const Vd cy = vd_truncate (vd_add (vd_load (k->y), vd_set (0.5)), INT32_MAX);
+  vd_store (m->cx, cx);
+  vd_store (m->cy, cy);
+  vd_store (m->centre, vd_add (vd_mul (cy, vd_set (r->width)), cx));
+  /* hydraulic_brush_inside */
+  const int reach = r->brush.reach;
+  m->inside = vd_ge (cx, vd_set (reach)) & vd_lt (cx, vd_set (r->width - reach - GROUP_WIDTH + 1)) &
+              vd_ge (cy, vd_set (reach)) & vd_lt (cy, vd_set (r->height - reach));
 }
 
-/* Asks the cache for the brush's first and last rows around each live lane's next pixels
- * nw: a step moves at most a pixel, so the rows between are the last step's, and the brush
- * would otherwise wait for memory there. */
+/* Asks the cache for the brush's row beyond each lane's next pixels nw, above or below as
+ * it goes: a step moves at most a pixel, so the other rows are the last step's, and the
+ * brush would otherwise wait for memory there. */
 INLINE void
-prefetch_brushes (const Run *r, unsigned live, const double *nw)
+prefetch_brushes (const Run *r, const Pack *k, unsigned lanes, const double *nw)
 {
   const ptrdiff_t w = r->width, reach = r->brush.reach;
-  const size_t    pixels = (size_t) r->width * r->height;
-  for (unsigned lanes = live; lanes; lanes &= lanes - 1)
+  const ptrdiff_t last = (ptrdiff_t) r->width * r->height - 1;
+  for (; lanes; lanes &= lanes - 1)
     {
-      const size_t at = (size_t) nw[__builtin_ctz (lanes)];
-      if (at >= (size_t) (reach * w + reach))
-        __builtin_prefetch (r->data + at - reach * w - reach, 1);
-      if (at + (reach + 1) * w + reach + GROUP_WIDTH < pixels)
-        __builtin_prefetch (r->data + at + (reach + 1) * w + reach + GROUP_WIDTH, 1);
+      const int       l = __builtin_ctz (lanes);
+      const ptrdiff_t row = k->dy[l] > 0.0 ? (reach + 1) * w : -reach * w;
+      const ptrdiff_t at = (ptrdiff_t) nw[l] + row - reach;
+      __builtin_prefetch (r->data + (at < 0 ? 0 : at > last ? last : at), 1);
     }
 }
 
@@ -426,7 +434,7 @@ first_half (const Run *r, Pack *k, Turn *m)
                                         vd_load (m->fy)),
                              here);
   vd_store (m->dh, dh);
-  prefetch_brushes (r, m->moved, m->nw);
+  prefetch_brushes (r, k, m->moved, m->nw);
   exchange_lanes (r, k, m, h, dh);
 }
 
@@ -437,11 +445,10 @@ erode_lanes (const Run *r, Pack *k, const Turn *m)
   for (unsigned lanes = m->eroding; lanes; lanes &= lanes - 1)
     {
       const int l = __builtin_ctz (lanes);
-      const int cx = (int) m->cx[l], cy = (int) m->cy[l];
-      k->sediment[l] += hydraulic_brush_inside (r, cx, cy)
-                          ? r->erode_groups (&r->brush, r->data + (size_t) cy * r->width + cx,
+      k->sediment[l] += m->inside & (1u << l)
+                          ? r->erode_groups (&r->brush, r->data + (ptrdiff_t) m->centre[l],
                                              m->take[l])
-                          : hydraulic_erode (r, cx, cy, m->erosion[l]);
+                          : hydraulic_erode (r, (int) m->cx[l], (int) m->cy[l], m->erosion[l]);
     }
 }
 
