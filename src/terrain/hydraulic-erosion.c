@@ -11,6 +11,9 @@
 #if HYDRAULIC_LANES
 #include <immintrin.h>
 #endif
+#if ! defined(__STDC_NO_THREADS__)
+#include <threads.h>
+#endif
 
 /* Work between two progress reports (and cancellation checks), in brush-pixel steps: a
  * few milliseconds whatever the parameters. The schedule sizes its batches from the most a
@@ -737,6 +740,14 @@ run_tile (const Schedule *s, int i)
     }
 }
 
+void
+hydraulic_wait (void)
+{
+#if ! defined(__STDC_NO_THREADS__)
+  thrd_yield ();
+#endif
+}
+
 FeedState
 hydraulic_feed (Schedule *s, Feed *f)
 {
@@ -841,6 +852,8 @@ run_streams (void *user, int i)
       }
     else
       {
+        if (state_a != FEED_DROPLET && state_b != FEED_DROPLET)
+          hydraulic_wait ();
         state_a = stream_alone (s, &a, state_a);
         state_b = stream_alone (s, &b, state_b);
       }

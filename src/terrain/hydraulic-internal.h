@@ -140,6 +140,9 @@ typedef enum
  * of the first tile of the batch not taken yet whose neighbours of earlier phases are done
  * (the only tiles whose droplets its own can meet). */
 FeedState hydraulic_feed (Schedule *s, Feed *f);
+/* Called by a thread none of whose lanes or streams has a droplet, until one may: gives its
+ * CPU to other threads (the one running the tiles it waits for may be waiting for it). */
+void      hydraulic_wait (void);
 /* A droplet at its start, before its first step. */
 void   hydraulic_droplet_begin (const Run *r, Droplet *d, const Start *s);
 /* A droplet stopped on the map at `at` drops everything it carries there. */

@@ -10,7 +10,6 @@
 #define PARTS        2
 #define MM(name)     _mm256_##name
 #define MH(name)     _mm_##name
-#define PAUSE        _mm_pause
 
 typedef __m256d PartD;
 typedef __m128  PartF;

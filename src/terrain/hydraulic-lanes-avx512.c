@@ -11,7 +11,6 @@
 #define PARTS        2
 #define MM(name)     _mm512_##name
 #define MH(name)     _mm256_##name
-#define PAUSE        _mm_pause
 
 typedef __m512d PartD;
 typedef __m256  PartF;

@@ -11,7 +11,6 @@
  *   part_pixels (r, nw, live, c, parking): the pixels nw, ne, sw, se of each lane's index
  *                  nw, for the lanes of `live` (the others read parking, or nothing)
  *   part_store_pixels (r, nw, lanes, c, parking): the inverse, for the lanes of `lanes`
- *   PAUSE ()       a pause in a loop that waits for other threads
  *
  * A thread steps LANES droplets at once, each of its own tile (a lane takes its tile's
  * droplets in order, and the next tile from hydraulic_feed when one is done): two vectors
@@ -506,7 +505,7 @@ LANES_ENTRY (void *schedule, int task)
           end_lanes (s, &k, &m, move (s->run, &k, &m));
         }
       else
-        PAUSE (); /* every lane waits for the other threads' tiles */
+        hydraulic_wait (); /* every lane waits for the other threads' tiles */
       for (unsigned lanes = k.waiting; lanes; lanes &= lanes - 1)
         lane_next (s, &k, __builtin_ctz (lanes));
     }
