@@ -28,6 +28,9 @@ enum { SALT_X = 1, SALT_Y = 2 };
 
 /* The code that runs the droplets: terrain_hydraulic_use (). */
 static TerrainHydraulicCode allowed_code = TERRAIN_HYDRAULIC_BEST;
+/* Lanes run a batch with at least this many tiles a thread, or (-1) half their lanes a
+ * thread: terrain_hydraulic_lanes_from (). */
+static int lanes_from = -1;
 
 static void
 brush_init (Brush *b, int radius, int width)
@@ -859,24 +862,39 @@ run_streams (void *user, int i)
       }
 }
 
-/* A thread's part of a batch for this CPU: droplets in the lanes of AVX-512 or AVX2 vectors
- * where they can run there, else two streams. */
-static TerrainTask
-batch_task (int width, int height)
+/* The lanes for this CPU (r->run_lanes, r->lanes): AVX-512 or AVX2 vectors, on maps where
+ * they can run. */
+static void
+choose_lanes (Run *r)
 {
+  r->run_lanes = NULL;
+  r->lanes = 0;
 #if HYDRAULIC_LANES
-  if (width > 1 && height > 1)
+  if (r->width > 1 && r->height > 1)
     {
       if (may_use_avx512 ())
-        return hydraulic_lanes_avx512;
-      if (may_use_avx2 ())
-        return hydraulic_lanes_avx2;
+        {
+          r->run_lanes = hydraulic_lanes_avx512;
+          r->lanes = HYDRAULIC_LANES_AVX512;
+        }
+      else if (may_use_avx2 ())
+        {
+          r->run_lanes = hydraulic_lanes_avx2;
+          r->lanes = HYDRAULIC_LANES_AVX2;
+        }
     }
-#else
-  (void) width;
-  (void) height;
 #endif
-  return run_streams;
+}
+
+/* A thread's part of a batch of `tasks` tiles on `threads` threads: in lanes when they can
+ * fill them, else two streams. A step of the lanes costs about as much whatever they hold:
+ * with fewer droplets than about half the lanes the streams are faster (with one tile, 3
+ * times). */
+static TerrainTask
+batch_task (const Run *r, int tasks, int threads)
+{
+  const int from = lanes_from >= 0 ? lanes_from : r->lanes / 2;
+  return r->run_lanes && tasks >= (long) threads * from ? r->run_lanes : run_streams;
 }
 
 /* The droplets of the sorted batch: for an observer on the calling thread, tile after tile,
@@ -892,9 +910,9 @@ run_batch (Schedule *s)
         run_tile (s, i);
       return;
     }
-  const int threads = terrain_parallel_threads ();
-  terrain_parallel_for (threads < s->task_count ? threads : s->task_count, s->run->run_batch,
-                        s);
+  const int all = terrain_parallel_threads ();
+  const int threads = all < s->task_count ? all : s->task_count;
+  terrain_parallel_for (threads, batch_task (s->run, s->task_count, threads), s);
 }
 
 /* The most work a droplet can do, in brush-pixel steps: its start, and each step's move and
@@ -967,6 +985,12 @@ terrain_hydraulic_use (TerrainHydraulicCode code)
 }
 
 void
+terrain_hydraulic_lanes_from (int tiles)
+{
+  lanes_from = tiles < 0 ? -1 : tiles;
+}
+
+void
 terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params)
 {
   params->seed = 0;
@@ -1021,7 +1045,7 @@ terrain_hydraulic_erosion_observed (const TerrainHydraulicErosion *p,
   r.observed = observer ? &totals : NULL;
   brush_init (&r.brush, p->radius, width);
   r.erode_groups = erode_groups_kernel (p->radius);
-  r.run_batch = batch_task (width, height);
+  choose_lanes (&r);
   Schedule s;
   if (schedule_init (&s, &r) != TERRAIN_OK)
     return TERRAIN_ERROR_NO_MEMORY;

@@ -71,7 +71,8 @@ typedef struct
   Totals                        *observed; /* the run's totals, when observer is set */
   Brush                          brush;
   ErodeGroups                    erode_groups; /* for this CPU and radius */
-  TerrainTask                    run_batch;    /* a thread's part of a batch (run_batch) */
+  TerrainTask                    run_lanes;    /* a thread's part of a batch in lanes, */
+  int                            lanes;        /* of that many droplets; NULL, 0: none */
 } Run;
 
 /* The 4 pixels around a position, as an index and the steps to the next column and row
@@ -161,7 +162,10 @@ hydraulic_brush_inside (const Run *r, int nx, int ny)
 }
 
 /* A thread's part of a batch with droplets in the lanes of vectors (a TerrainTask on the
- * Schedule), on maps at least 2 pixels wide and high; the same bits as two streams. */
+ * Schedule), on maps at least 2 pixels wide and high; the same bits as two streams. So many
+ * lanes a thread: */
+#define HYDRAULIC_LANES_AVX2   8
+#define HYDRAULIC_LANES_AVX512 16
 void hydraulic_lanes_avx2 (void *schedule, int task);
 void hydraulic_lanes_avx512 (void *schedule, int task);
 

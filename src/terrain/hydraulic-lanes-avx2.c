@@ -80,4 +80,5 @@ part_store_pixels (const Run *r, const double *nw, unsigned lanes, const PartF c
 }
 
 #include "hydraulic-lanes.h"
+_Static_assert (LANES == HYDRAULIC_LANES_AVX2, "hydraulic-internal.h says how many lanes");
 #endif

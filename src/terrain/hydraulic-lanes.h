@@ -13,17 +13,16 @@
  *   part_store_pixels (r, nw, lanes, c, parking): the inverse, for the lanes of `lanes`
  *
  * A thread steps LANES droplets at once, each of its own tile (a lane takes its tile's
- * droplets in order, and the next tile from hydraulic_feed when one is done): two vectors
- * of PART lanes
- * for each quantity, whose operations alternate, so that the core works on two chains at
- * once. The turn (the surface at both ends, the direction, the new position and its
- * pixels), the drop of sediment and the move are the operations of step_turn, exchange and
- * step_move (hydraulic-erosion.c) lane for lane, in the same order, so the same bits; only
- * the brush stays a droplet at a time. Tiles that run at once cannot meet: the result of
- * running the tiles one after the other, whatever the lanes and threads. Whether a droplet
- * drops or
- * erodes depends on the end of its step's chain of operations: as a branch it would often be
- * mispredicted, each time making the core wait for that chain; in lanes it needs none. */
+ * droplets in order, and the next tile from hydraulic_feed when one is done): PARTS vectors
+ * of PART lanes for each quantity, whose operations alternate, so that the core works on
+ * PARTS chains at once. The turn (the surface at both ends, the direction, the new position
+ * and its pixels), the drop of sediment and the move are the operations of step_turn,
+ * exchange and step_move (hydraulic-erosion.c) lane for lane, in the same order, so the
+ * same bits; only the brush stays a droplet at a time. Tiles that run at once cannot meet:
+ * the result of running the tiles one after the other, whatever the lanes and threads.
+ * Whether a droplet drops or erodes depends on the end of its step's chain of operations:
+ * as a branch it would often be mispredicted, each time making the core wait for that
+ * chain; in lanes it needs none. */
 
 #include "hydraulic-internal.h"
 
@@ -216,6 +215,7 @@ typedef struct
   Vd nw, ne, sw, se;
 } Heights;
 
+/* (The index converted as signed: x86 has no short conversion of a double to unsigned.) */
 static inline Corners
 lane_corners (const Run *r, double nw, double fx, double fy)
 {

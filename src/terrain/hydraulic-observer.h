@@ -42,5 +42,9 @@ typedef enum
 } TerrainHydraulicCode;
 
 void terrain_hydraulic_use (TerrainHydraulicCode code);
+/* The lanes run a batch when it holds at least `tiles` tiles a thread (0: always; a
+ * negative number: the default, half their lanes a thread), else two streams do: the same
+ * bits either way. Not thread-safe either. */
+void terrain_hydraulic_lanes_from (int tiles);
 
 #endif

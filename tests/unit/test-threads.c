@@ -595,17 +595,21 @@ test_hydraulic_schedule (void)
 }
 
 /* Every way hydraulic erosion can run its droplets gives the portable code's bits: droplets
- * in the lanes of AVX-512 and AVX2 vectors (where the CPU has them), two streams with the
- * SSE2 brush, on 1 and 2 threads, for every brush shape (each radius has its own unrolled
- * AVX2 brush), short and long lives; on maps with more tiles in a phase than lanes (lives
- * of 5 steps make tiles 25 pixels wide), fewer (lanes left empty), one tile, and 1 or 2
- * pixels across (where no lanes run). */
+ * in the lanes of AVX-512 and AVX2 vectors (where the CPU has them; on every batch, and on
+ * those with tiles enough), two streams with the SSE2 brush, on 1 and 2 threads, for every
+ * brush shape (each radius has its own unrolled AVX2 brush), short and long lives; on maps
+ * with more tiles in a phase than lanes (lives of 5 steps make tiles 25 pixels wide), fewer
+ * (lanes left empty), one tile, and 1 or 2 pixels across (where no lanes run). */
 static void
 test_hydraulic_codes (void)
 {
   static const int sizes[][2] = { { 500, 400 }, { 300, 90 }, { 2, 2 }, { 1, 40 }, { 40, 2 } };
-  static const TerrainHydraulicCode codes[] = { TERRAIN_HYDRAULIC_BEST, TERRAIN_HYDRAULIC_AVX2,
-                                                TERRAIN_HYDRAULIC_SSE2 };
+  static const struct
+  {
+    TerrainHydraulicCode code;
+    int                  lanes_from;
+  } ways[] = { { TERRAIN_HYDRAULIC_BEST, 0 }, { TERRAIN_HYDRAULIC_BEST, -1 },
+               { TERRAIN_HYDRAULIC_AVX2, 0 }, { TERRAIN_HYDRAULIC_SSE2, -1 } };
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
     for (int radius = 1; radius <= TERRAIN_HYDRAULIC_MAX_RADIUS; radius++)
       {
@@ -621,16 +625,19 @@ test_hydraulic_codes (void)
         p.inertia = radius > 4 ? 0.3 : 0.05;
         terrain_hydraulic_use (TERRAIN_HYDRAULIC_PORTABLE);
         hydraulic_eroded_as (&p, w, h, 1, 0, portable);
-        for (size_t c = 0; c < sizeof codes / sizeof codes[0]; c++)
+        for (size_t c = 0; c < sizeof ways / sizeof ways[0]; c++)
           for (int threads = 1; threads <= 2; threads++)
             {
-              terrain_hydraulic_use (codes[c]);
+              terrain_hydraulic_use (ways[c].code);
+              terrain_hydraulic_lanes_from (ways[c].lanes_from);
               hydraulic_eroded_as (&p, w, h, threads, 0, other);
               CHECK (memcmp (portable, other, bytes) == 0,
-                     "hydraulic %dx%d radius %d, code %d on %d threads: not the portable bits",
-                     w, h, radius, (int) codes[c], threads);
+                     "hydraulic %dx%d radius %d, code %d (lanes from %d tiles) on %d threads: "
+                     "not the portable bits", w, h, radius, (int) ways[c].code,
+                     ways[c].lanes_from, threads);
             }
         terrain_hydraulic_use (TERRAIN_HYDRAULIC_BEST);
+        terrain_hydraulic_lanes_from (-1);
         free (portable);
         free (other);
       }
