@@ -5,6 +5,11 @@
 #if HYDRAULIC_LANES
 #include <immintrin.h>
 
+#ifdef __clang__
+/* Clang's AVX-512 brings FMA: no multiply and add fused, here or in what is inlined. */
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 #define LANES_TARGET __attribute__ ((target ("avx512f,avx512dq,avx512vl,avx512bw")))
 #define LANES_ENTRY  hydraulic_lanes_avx512
 #define PART         8
