@@ -15,9 +15,10 @@
 #include <threads.h>
 #endif
 
-/* Work between two progress reports (and cancellation checks), in brush-pixel steps: a
- * few milliseconds whatever the parameters. The schedule sizes its batches from the most a
- * droplet can do, so an interval cannot grow with the lifetime and the radius. */
+/* Work of a phase of a batch, in brush-pixel steps: a few milliseconds whatever the
+ * parameters. Progress is reported (and cancellation checked) before each batch, of up to 4
+ * phases. The schedule sizes its batches from the most a droplet can do, so an interval
+ * cannot grow with the lifetime and the radius. */
 #define WORK_PER_REPORT (1 << 22)
 /* The work of a droplet beyond its brush pixels: its start, and each step's move. */
 #define WORK_PER_DROPLET 16
