@@ -504,16 +504,15 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   river_grid_init (&r.g, width, height, wrap);
   r.g.strips = terrain_parallel_strips (height, r.g.cells * RIVER_WORK_PER_CELL);
   status = prepare (&r, heights, maps, &original);
-  /* The start's receivers, made to drain, are the first step's or pass's. Grown from a
-   * coarser grid, the first pass takes the estimate's instead (river-analytical.c:
-   * estimate_receivers), and the start, noise in which every cell is a pit, is neither
-   * filled nor given receivers: that fill was about 30 % of the run. */
-  if (status == TERRAIN_OK && r.estimate == NULL)
+  /* The start is made to drain (the fill needs its outlets only), and the first step or
+   * pass finds its receivers. Grown from a coarser grid, the first pass takes the
+   * estimate's instead (river-analytical.c: estimate_receivers), and the start, noise in
+   * which every cell is a pit, is not filled: that fill was about 30 % of the run. */
+  if (status == TERRAIN_OK && r.estimate == NULL && ! changes_nothing (params))
     {
-      status = river_find_receivers (&r.g, progress, 0.0, 0.0);
-      if (status == TERRAIN_OK && ! changes_nothing (params))
-        status = river_fill (&r.g, fill_order (params), r.deposited, progress, 0.0,
-                             RIVER_FILL_END);
+      river_find_outlets (&r.g);
+      status = river_fill (&r.g, fill_order (params), r.deposited, progress, 0.0,
+                           RIVER_FILL_END);
     }
   if (params->method == TERRAIN_RIVER_METHOD_ANALYTICAL && ! changes_nothing (params)
       && status == TERRAIN_OK)

@@ -266,6 +266,21 @@ donors_rows (void *user, int strip, int first, int end)
     }
 }
 
+static void
+outlets_rows (void *user, int strip, int first, int end)
+{
+  (void) strip;
+  for (int y = first; y < end; y++)
+    row_outlets (user, y);
+}
+
+void
+river_find_outlets (RiverGrid *g)
+{
+  if (! g->outlet_fixed)
+    terrain_parallel_rows (g->height, g->strips, g->height, outlets_rows, g, NULL, 0.0, 0.0);
+}
+
 TerrainStatus
 river_find_receivers (RiverGrid *g, const TerrainProgress *progress, double from, double to)
 {

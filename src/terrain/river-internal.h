@@ -115,6 +115,9 @@ river_neighbour (const RiverGrid *g, int x, int y, int k)
 void          river_grid_init (RiverGrid *g, int width, int height, int wrap);
 /* Fills g->prefer (once: it depends on the cell only). */
 void          river_set_preferences (RiverGrid *g);
+/* The outlets alone (unless fixed), for a fill: the start's receivers are never used, the
+ * first step or pass finds them on the filled heights. */
+void          river_find_outlets (RiverGrid *g);
 /* Outlets (unless fixed), the direction of every cell's receiver, then the donor bits;
  * reports progress on [from, to]. */
 TerrainStatus river_find_receivers (RiverGrid *g, const TerrainProgress *progress,
