@@ -57,6 +57,7 @@ allocate (RiverRun *r, int with_uplift)
   g->stack = (int32_t *) (void *) b;
   g->parent = g->stack + n + spare;
   g->area = (float *) (void *) (g->parent + n + spare);
+  g->upstream = (uint32_t *) (void *) g->area;
   g->sorted = g->area + n;
   b = (unsigned char *) (g->sorted + n + 2 * spare);
   if (with_uplift)

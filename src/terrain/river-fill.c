@@ -209,21 +209,6 @@ neighbourhood (const RiverGrid *g, const uint8_t *state, size_t c, Neighbourhood
   n->not_higher = not_higher;
 }
 
-/* The lowest bit set of a non-zero mask, and the mask without it. */
-static int
-take_lowest (unsigned *mask)
-{
-#if defined(__GNUC__) || defined(__clang__)
-  const int k = __builtin_ctz (*mask);
-#else
-  int k = 0;
-  while (! (*mask >> k & 1))
-    k++;
-#endif
-  *mask &= *mask - 1;
-  return k;
-}
-
 /* Reaches the neighbours of cell c not reached yet. */
 static void
 flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raised)
@@ -232,7 +217,7 @@ flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raise
   neighbourhood (g, state, c, &n);
   while (n.open)
     {
-      const int    k = take_lowest (&n.open);
+      const int    k = river_take_lowest (&n.open);
       const size_t j = n.cell[k];
       if (state[j] & REACHED)
         continue;
@@ -268,7 +253,7 @@ climb_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c)
     }
   while (n.open)
     {
-      const size_t j = n.cell[take_lowest (&n.open)];
+      const size_t j = n.cell[river_take_lowest (&n.open)];
       if (state[j] & REACHED)
         continue;
       state[j] |= REACHED;

@@ -351,6 +351,19 @@ chunk_size (const RiverGrid *g, int c)
   return g->chunk_start[c + 1] - g->chunk_start[c];
 }
 
+/* The chunks largest first (chunk_order). */
+static void
+order_chunks (RiverGrid *g)
+{
+  for (int c = 0; c < g->chunks; c++) /* insertion sort: at most RIVER_MAX_CHUNKS */
+    {
+      int at = c;
+      for (; at > 0 && chunk_size (g, g->chunk_order[at - 1]) < chunk_size (g, c); at--)
+        g->chunk_order[at] = g->chunk_order[at - 1];
+      g->chunk_order[at] = c;
+    }
+}
+
 /* Chunks of whole trees of about equal size: RIVER_CHUNK_BATCHES per thread; a tree larger
  * than that is a chunk of its own. They run largest first (chunk_order): on a filled
  * Diamond-Square map one tree is half of the map, and taken last it would run alone while
@@ -370,13 +383,7 @@ cut_chunks (RiverGrid *g)
       if (s > g->chunk_start[g->chunks])
         g->chunk_start[++g->chunks] = s;
     }
-  for (int c = 0; c < g->chunks; c++) /* insertion sort: at most RIVER_MAX_CHUNKS */
-    {
-      int at = c;
-      for (; at > 0 && chunk_size (g, g->chunk_order[at - 1]) < chunk_size (g, c); at--)
-        g->chunk_order[at] = g->chunk_order[at - 1];
-      g->chunk_order[at] = c;
-    }
+  order_chunks (g);
 }
 
 typedef struct
@@ -455,9 +462,9 @@ river_order_and_area (RiverGrid *g)
 
 /* The donors of `cell` (at `place`) go on the to-do stack `pending`, each with that place in
  * the high half, the last direction first so that the first comes out first: the
- * breadth-first order's order of siblings, so the same order as that one turned depth first
- * (and the same areas to the bit). As in place_donors, a cell with donors at fixed offsets
- * writes all 8 candidates and keeps its donors, without a branch on the donor bits. */
+ * breadth-first order's order of siblings. As in place_donors, a cell with donors at fixed
+ * offsets writes all 8 candidates and keeps its donors, without a branch on the donor bits
+ * (a branch on them would be mispredicted at every turn of the walk). */
 static size_t
 pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t cell,
              size_t place)
@@ -480,11 +487,14 @@ pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t
   return top;
 }
 
-/* The order is walked from both ends of the cells at once, by two tasks: the front takes
+/* The order is walked from both ends of the places at once, by two tasks: the front takes
  * roots from the first cells on and places their trees from place 0 up, the back takes
  * roots from the last cells on and places their trees from the last place down, until they
- * meet. The trees so come in the order of their roots whoever walks them, and the order is
- * the same as one walk's to the bit. The cells are taken in blocks of CLAIM_CELLS. */
+ * meet (place g->back_from). Each walks a tree in the same order (depth first, a cell's
+ * donors in direction order), the front in increasing places, the back in decreasing ones:
+ * a pass along the order reads the back's places from the last one down. The cells are
+ * taken in blocks of CLAIM_CELLS. A walker counts a tree's upstream cells right after it
+ * walked it, while its places are still in the cache. */
 #define CLAIM_CELLS 4096
 
 typedef struct
@@ -493,6 +503,7 @@ typedef struct
   int32_t         *depth;
   uint64_t        *pending;  /* the to-do stacks: `capacity` entries each, the front's first */
   size_t           capacity;
+  int32_t          deepest[2]; /* the front's and the back's deepest place */
   _Atomic uint64_t ends;     /* blocks taken: the front's next (low half), the back's end */
   atomic_int       overflow; /* a to-do stack would have outgrown its capacity */
 } Walk;
@@ -516,17 +527,16 @@ claim (Walk *w, int back, size_t *block)
     }
 }
 
-/* The tree of `root` depth first, its t-th cell at place `at` + t (front) or `at` - 1 - t
- * (back: the tree reversed, turned round by the caller); the number of its cells, or 0 when
- * the to-do stack would outgrow its capacity. */
+/* The tree of `root` depth first, its t-th cell at place `at` + t (front) or `at` - t
+ * (back); the number of its cells, or 0 when the to-do stack would outgrow its capacity. */
 static size_t
 walk_tree (Walk *w, int back, uint64_t *pending, size_t root, size_t at)
 {
   RiverGrid *g = w->g;
   int32_t *restrict stack = g->stack, *restrict parent = g->parent, *restrict depth = w->depth;
-  const ptrdiff_t step = back ? -1 : 1;
-  size_t          place = back ? at - 1 : at, count = 1, top = 0;
-  int32_t         cell = (int32_t) root;
+  const ptrdiff_t   step = back ? -1 : 1;
+  size_t             place = at, count = 1, top = 0;
+  int32_t            cell = (int32_t) root, deepest = w->deepest[back];
   stack[place] = cell;
   parent[place] = (int32_t) place;
   depth[place] = 0;
@@ -536,7 +546,7 @@ walk_tree (Walk *w, int back, uint64_t *pending, size_t root, size_t at)
         return 0;
       top = pend_donors (g, pending, top, cell, place);
       if (top == 0)
-        return count;
+        break;
       const uint64_t next = pending[--top];
       const int32_t  from = (int32_t) (next >> 32);
       cell = (int32_t) (uint32_t) next;
@@ -545,34 +555,36 @@ walk_tree (Walk *w, int back, uint64_t *pending, size_t root, size_t at)
       stack[place] = cell;
       parent[place] = from;
       depth[place] = depth[from] + 1;
+      deepest = depth[place] > deepest ? depth[place] : deepest;
     }
+  w->deepest[back] = deepest;
+  return count;
 }
 
-/* Places [first, first + count), a tree walked by the back, turned round: the cell at place
- * p goes to first + count - 1 - (p - first), and so do the receivers' places. */
+/* Sources first: every place of a tree walked from `first` on (count places up, or down for
+ * the back) passes its upstream cells on to its receiver's. */
 static void
-turn_round (RiverGrid *g, int32_t *depth, size_t first, size_t count)
+count_upstream (RiverGrid *g, int back, size_t first, size_t count)
 {
-  const int32_t mirror = (int32_t) (2 * first + count - 1);
-  for (size_t a = first, b = first + count - 1; a <= b && b != (size_t) -1; a++, b--)
-    {
-      const int32_t cell = g->stack[a], from = g->parent[a], steps = depth[a];
-      g->stack[a] = g->stack[b];
-      g->parent[a] = mirror - g->parent[b];
-      depth[a] = depth[b];
-      g->stack[b] = cell;
-      g->parent[b] = mirror - from;
-      depth[b] = steps;
-    }
+  const int32_t *restrict parent = g->parent;
+  uint32_t *restrict      upstream = g->upstream;
+  for (size_t s = back ? first + 1 - count : first; s < (back ? first + 1 : first + count); s++)
+    upstream[s] = 1;
+  if (back)
+    for (size_t s = first + 1 - count; s < first; s++)
+      upstream[parent[s]] += upstream[s];
+  else
+    for (size_t s = first + count - 1; s > first; s--)
+      upstream[parent[s]] += upstream[s];
 }
 
 static void
 walk_task (void *user, int back)
 {
   Walk            *w = user;
-  const RiverGrid *g = w->g;
+  RiverGrid       *g = w->g;
   uint64_t        *pending = w->pending + (back ? w->capacity : 0);
-  size_t           at = back ? g->cells : 0, block;
+  size_t           at = back ? g->cells - 1 : 0, block;
   while (claim (w, back, &block))
     {
       const size_t first = block * CLAIM_CELLS;
@@ -588,39 +600,67 @@ walk_task (void *user, int back)
               atomic_store (&w->overflow, 1);
               return;
             }
-          if (back)
-            turn_round (w->g, w->depth, at - count, count);
+          count_upstream (g, back, at, count);
           at = back ? at - count : at + count;
         }
     }
+  if (back)
+    g->back_from = at + 1;
 }
 
-/* Depth first over each root's tree in turn (preorder): a cell's whole subtree comes right
- * after it, so that a pass along the order finds the cell's path to its root as the last
- * cell seen at each smaller depth. The to-do stacks live in the area and sorted arrays (free
- * until the areas: one 8-byte entry a cell, and spare ones after them), half each when two
- * tasks walk; a to-do stack holds cells of its tree not placed yet, so one walk never
- * outgrows all of it, and two walks whose stack would outgrow its half give way to one.
- * Then the areas, in parallel over chunks of trees. */
 void
-river_order_depth_first_and_area (RiverGrid *g, int32_t *depth)
+river_depth_first_chunks (RiverGrid *g, int wanted)
+{
+  wanted = wanted < RIVER_MAX_CHUNKS ? wanted : RIVER_MAX_CHUNKS;
+  g->chunks = 0;
+  g->chunk_start[0] = 0;
+  for (int c = 1; c <= wanted; c++)
+    {
+      const size_t s = (size_t) ((double) g->cells * c / wanted);
+      const size_t previous = (size_t) ((double) g->cells * (c - 1) / wanted);
+      if (previous < g->back_from && s > g->back_from)
+        g->chunk_start[++g->chunks] = g->back_from;
+      if (s > g->chunk_start[g->chunks])
+        g->chunk_start[++g->chunks] = s;
+    }
+  order_chunks (g);
+}
+
+/* Depth first over each root's tree (preorder): a cell's whole subtree comes right after it
+ * in the walk's order, so that a pass along the order finds the cell's path to its root as
+ * the last cell seen at each smaller depth; and each place's upstream cells. The to-do
+ * stacks live in the sorted array (free until the solution: an 8-byte entry every two
+ * cells), a quarter of the cells each when two tasks walk; a to-do stack holds cells of its
+ * tree not placed yet, so a walk in the area and sorted arrays together (one entry a cell,
+ * and spare ones after them) never outgrows them: two walks whose stack would outgrow its
+ * quarter give way to one there, which counts the upstream cells after it. */
+void
+river_order_depth_first (RiverGrid *g, int32_t *depth)
 {
   const uint64_t blocks = (g->cells + CLAIM_CELLS - 1) / CLAIM_CELLS;
-  Walk           w = { .g = g, .depth = depth, .pending = (uint64_t *) (void *) g->area,
-                       .capacity = g->cells / 2 };
+  Walk           w = { .g = g, .depth = depth, .pending = (uint64_t *) (void *) g->sorted,
+                       .capacity = g->cells / 4 };
   atomic_init (&w.ends, blocks << 32);
   atomic_init (&w.overflow, 0);
+  g->back_from = g->cells;
   if (terrain_parallel_threads () > 1)
     terrain_parallel_for (2, walk_task, &w);
-  if (terrain_parallel_threads () == 1 || atomic_load (&w.overflow))
+  else
+    walk_task (&w, 0);
+  if (atomic_load (&w.overflow))
     {
+      w.pending = (uint64_t *) (void *) g->area;
       w.capacity = g->cells + RIVER_NEIGHBOURS;
-      atomic_store (&w.ends, blocks << 32);
-      atomic_store (&w.overflow, 0);
-      walk_task (&w, 0);
+      w.deepest[0] = 0;
+      g->back_from = g->cells;
+      for (size_t root = 0, at = 0; root < g->cells; root++)
+        if (g->direction[root] == RIVER_NONE)
+          at += walk_tree (&w, 0, w.pending, root, at);
+      count_upstream (g, 0, 0, g->cells);
     }
-  cut_chunks (g);
-  river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
+  g->deepest[0] = w.deepest[0];
+  g->deepest[1] = w.deepest[1];
+  river_depth_first_chunks (g, RIVER_CHUNK_BATCHES * terrain_parallel_threads ());
 }
 
 size_t
