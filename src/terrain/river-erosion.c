@@ -257,17 +257,18 @@ static TerrainStatus
 finish (RiverRun *r, float *heights, TerrainRiverMaps *maps, const float *original)
 {
   RiverGrid *g = &r->g;
-  if (river_count_pits (g) > 0 && ! changes_nothing (r->p))
-    {
-      if (river_fill (g, fill_order (r->p), r->deposited, r->progress, RIVER_STEPS_END,
-                      RIVER_STEPS_END) != TERRAIN_OK)
-        return TERRAIN_CANCELLED;
-      river_find_receivers (g, NULL, 0.0, 0.0);
-    }
-  /* The receiver order, for the normalisation's drainage guard and the flow map. */
+  if (! changes_nothing (r->p) && river_count_pits (g) > 0
+      && river_fill (g, fill_order (r->p), r->deposited, r->progress, RIVER_STEPS_END,
+                     RIVER_STEPS_END) != TERRAIN_OK)
+    return TERRAIN_CANCELLED;
+  /* The receivers and their order, for the normalisation's drainage guard and the flow
+   * map. */
   const int flow = maps && maps->flow;
   if (r->uplift || flow)
-    river_order_and_area (g);
+    {
+      river_find_receivers (g, NULL, 0.0, 0.0);
+      river_order_and_area (g);
+    }
   if (terrain_progress_report (r->progress, (RIVER_STEPS_END + 1.0) / 2))
     return TERRAIN_CANCELLED;
   if (r->uplift)

@@ -29,11 +29,19 @@ river_grid_init (RiverGrid *g, int width, int height, int wrap)
 /* Among neighbours of equal slope, cell i prefers those whose bit is set in prefer[i]: a
  * fixed pseudo-random choice, so that flats do not drain in parallel lines as a fixed
  * order of directions would make them (layers of 8 or 16 bits have many equal steps). */
+static void
+preferences_rows (void *user, int strip, int first, int end)
+{
+  RiverGrid *g = user;
+  (void) strip;
+  for (size_t i = (size_t) first * g->width; i < (size_t) end * g->width; i++)
+    g->prefer[i] = (uint8_t) (terrain_mix32 ((uint32_t) i) >> 24);
+}
+
 void
 river_set_preferences (RiverGrid *g)
 {
-  for (size_t i = 0; i < g->cells; i++)
-    g->prefer[i] = (uint8_t) (terrain_mix32 ((uint32_t) i) >> 24);
+  terrain_parallel_rows (g->height, g->strips, g->height, preferences_rows, g, NULL, 0.0, 0.0);
 }
 
 static int
@@ -479,8 +487,12 @@ pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t
             from | (uint32_t) river_neighbour (g, cell % g->width, cell / g->width, k);
       return top;
     }
+  /* The neighbour's index is the cell's plus an offset, and stays in [0, cells): added to
+   * the entry whole, it carries nothing into the place's half. */
+  const uint64_t   entry = from | (uint32_t) cell;
+  const ptrdiff_t *offset = g->offset;
 #define PEND(k)                                                                               \
-  pending[top] = from | (uint32_t) (cell + g->offset[k]);                                    \
+  pending[top] = entry + (uint64_t) offset[k];                                               \
   top += bits >> (k) & 1;
   PEND (7) PEND (6) PEND (5) PEND (4) PEND (3) PEND (2) PEND (1) PEND (0)
 #undef PEND
@@ -510,6 +522,9 @@ pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t
  * system, or deep in a river without a branch). */
 #define MAX_PARTS 64
 #define MAX_WAIT  (1 << 20)
+
+/* A walker looks whether the other asks for work every this many cells (a power of 2). */
+#define LOOK_EVERY 16
 
 /* The state of a walker's request for work from the other. */
 enum { IDLE, ASKED, HANDED };
@@ -559,7 +574,7 @@ claim (Walk *w, int back, size_t *block)
 static size_t
 hand_over (Walk *w, int back, const uint64_t *pending, size_t base, size_t top)
 {
-  if (top - base < 2 || atomic_load_explicit (&w->request[back], memory_order_relaxed) != ASKED)
+  if (atomic_load_explicit (&w->request[back], memory_order_relaxed) != ASKED || top - base < 2)
     return base;
   int asked = ASKED;
   w->handed[back] = pending[base];
@@ -587,7 +602,8 @@ walk_tree (Walk *w, int back, uint64_t *pending, int32_t root, int32_t from, siz
       if (top + RIVER_NEIGHBOURS > w->capacity)
         return 0;
       top = pend_donors (g, pending, top, cell, place);
-      base = hand_over (w, back, pending, base, top);
+      if ((count & (LOOK_EVERY - 1)) == 0)
+        base = hand_over (w, back, pending, base, top);
       if (top == base)
         break;
       const uint64_t next = pending[--top];
@@ -773,12 +789,65 @@ river_order_depth_first (RiverGrid *g, int32_t *depth)
   river_depth_first_chunks (g, RIVER_CHUNK_BATCHES * terrain_parallel_threads ());
 }
 
+/* Whether the cell at h[0] has a receiver: a neighbour with a slope > 0, as steepest()
+ * finds it (the slope, not the heights: a difference of a few subnormals can round to 0). */
+ALWAYS_INLINE int
+drains (const float *h, const ptrdiff_t *offset, const float *inverse_distance)
+{
+  int lower = 0;
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    lower |= (h[0] - h[offset[k]]) * inverse_distance[k] > 0.0f;
+  return lower;
+}
+
+typedef struct
+{
+  RiverGrid     *g;
+  _Atomic size_t pits;
+} PitCount;
+
+static void
+pits_rows (void *user, int strip, int first, int end)
+{
+  PitCount  *p = user;
+  RiverGrid *g = p->g;
+  const int  w = g->width;
+  size_t     pits = 0;
+  (void) strip;
+  for (int y = first; y < end; y++)
+    {
+      const size_t row = (size_t) y * w;
+      const int    inner = y > 0 && y < g->height - 1;
+      if (! g->outlet_fixed)
+        row_outlets (g, y);
+      for (int x = 0; x < w; x++)
+        {
+          const size_t i = row + x;
+          float        h[1 + RIVER_NEIGHBOURS];
+          if (g->outlet[i])
+            continue;
+          if (inner && x > 0 && x < w - 1)
+            {
+              pits += ! drains (g->h + i, g->offset, g->inverse_distance);
+              continue;
+            }
+          h[0] = g->h[i];
+          for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+            {
+              const ptrdiff_t j = river_neighbour (g, x, y, k);
+              h[1 + k] = j >= 0 ? g->h[j] : h[0];
+            }
+          pits += ! drains (h, copied_offset, g->inverse_distance);
+        }
+    }
+  atomic_fetch_add (&p->pits, pits);
+}
+
 size_t
 river_count_pits (RiverGrid *g)
 {
-  river_find_receivers (g, NULL, 0.0, 0.0);
-  size_t pits = 0;
-  for (size_t i = 0; i < g->cells; i++)
-    pits += g->direction[i] == RIVER_NONE && ! g->outlet[i];
-  return pits;
+  PitCount p = { .g = g };
+  atomic_init (&p.pits, 0);
+  terrain_parallel_rows (g->height, g->strips, g->height, pits_rows, &p, NULL, 0.0, 0.0);
+  return atomic_load (&p.pits);
 }

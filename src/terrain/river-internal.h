@@ -162,7 +162,8 @@ TerrainStatus river_along_stack (const RiverGrid *g,
                                  void (*task) (void *user, size_t first, size_t end),
                                  void *user, const TerrainProgress *progress, double from,
                                  double to);
-/* Non-outlet cells without a strictly lower neighbour, outlets found from the heights. */
+/* Non-outlet cells without a receiver (a neighbour of slope > 0), outlets found from the
+ * heights (unless fixed); neither the receivers nor the donor bits are written. */
 size_t        river_count_pits (RiverGrid *g);
 
 /* ---- river-fill.c ---- */
