@@ -72,6 +72,7 @@ typedef struct
   const float   *start;         /* the heights at the stage's start */
   int32_t       *depth;         /* by place */
   uint8_t       *keep;          /* per cell: its height is not its own solution's */
+  uint8_t       *used;          /* per cell: the receiver the last pass solved on */
   PathCell      *path;          /* chunk c's path at path + path_start[c] */
   size_t        *path_start;
   double         age;           /* of the stage */
@@ -303,13 +304,15 @@ estimate_receivers (RiverRun *r)
   r->estimate = NULL;
 }
 
-/* One stage: the receivers, diffusion, then passes until the receivers settle. `used`
- * keeps the receivers a pass solved on. The first pass solves on the receivers of the
- * heights before the diffusion, as a simulated step does: those drain (every cell above its
- * receiver), where diffusion can leave a cell below all its neighbours, which would then be
- * a root that keeps its height (a pit, that the end of the run had to fill). */
+/* One stage: the receivers, diffusion, then passes until the receivers settle. s->used
+ * keeps the receivers a pass solved on: its array and g->direction trade places after the
+ * pass (no copy), and the next pass's receivers go to the other. The first pass solves on
+ * the receivers of the heights before the diffusion, as a simulated step does: those drain
+ * (every cell above its receiver), where diffusion can leave a cell below all its
+ * neighbours, which would then be a root that keeps its height (a pit, that the end of the
+ * run had to fill). */
 static TerrainStatus
-run_stage (Solution *s, uint8_t *used, float *start, int first, double from, double to)
+run_stage (Solution *s, float *start, int first, double from, double to)
 {
   RiverRun  *r = s->r;
   RiverGrid *g = &r->g;
@@ -322,19 +325,19 @@ run_stage (Solution *s, uint8_t *used, float *start, int first, double from, dou
         estimate_receivers (r);
       else if (river_find_receivers (g, r->progress, at, at + 0.2 * per_pass) != TERRAIN_OK)
         return TERRAIN_CANCELLED;
-      if (pass > 0 && memcmp (used, g->direction, g->cells) == 0)
+      if (pass > 0 && memcmp (s->used, g->direction, g->cells) == 0)
         break;
-      memcpy (used, g->direction, g->cells);
-      if (pass == 0)
-        {
-          if (r->diffusion.block)
-            river_diffuse (&r->diffusion, g);
-          memcpy (start, g->h, g->cells * sizeof (float));
-          s->start = start;
-        }
+      if (pass == 0 && r->diffusion.block)
+        river_diffuse (&r->diffusion, g, start);
+      else if (pass == 0)
+        memcpy (start, g->h, g->cells * sizeof (float));
+      s->start = start;
       const TerrainStatus status = solve (s, at + 0.2 * per_pass, at + per_pass);
+      uint8_t *solved_on = g->direction;
+      g->direction = s->used;
+      s->used = solved_on;
       g->keep = s->keep;
-      g->kept_direction = used;
+      g->kept_direction = s->used;
       if (status != TERRAIN_OK)
         return status;
     }
@@ -353,10 +356,12 @@ river_analytical (RiverRun *r)
   int32_t   *depth = terrain_alloc (g->cells * sizeof (int32_t));
   float     *start = terrain_alloc (g->cells * sizeof (float));
   uint8_t   *used = terrain_alloc (g->cells), *keep = terrain_alloc (g->cells);
+  uint8_t   *const receivers = g->direction; /* the run's; `used` trades places with it */
   TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
   if (s != NULL && depth != NULL && start != NULL && used != NULL && keep != NULL)
     {
       s->keep = keep;
+      s->used = used;
       const double side = g->width > g->height ? g->width : g->height;
       s->r = r;
       s->depth = depth;
@@ -372,8 +377,13 @@ river_analytical (RiverRun *r)
       status = TERRAIN_OK;
       const double per_stage = (RIVER_STEPS_END - RIVER_FILL_END) / stages;
       for (int stage = 0; stage < stages && status == TERRAIN_OK; stage++)
-        status = run_stage (s, used, start, stage == 0, RIVER_FILL_END + stage * per_stage,
+        status = run_stage (s, start, stage == 0, RIVER_FILL_END + stage * per_stage,
                             RIVER_FILL_END + (stage + 1) * per_stage);
+    }
+  if (g->direction != receivers)
+    {
+      used = g->direction;
+      g->direction = receivers;
     }
   g->keep = g->kept_direction = NULL;
   free (s);

@@ -234,8 +234,9 @@ typedef struct
 TerrainStatus river_diffusion_init (RiverDiffusion *d, const RiverGrid *g, double coefficient);
 void          river_diffusion_free (RiverDiffusion *d);
 /* One implicit step of hillslope diffusion on g->h; roots (g->direction RIVER_NONE) keep
- * their heights. The heights before it are left in d->before. */
-void          river_diffuse (RiverDiffusion *d, const RiverGrid *g);
+ * their heights. The heights before it are left in d->before, and the result goes to
+ * `copy` too when it is not NULL. */
+void          river_diffuse (RiverDiffusion *d, const RiverGrid *g, float *copy);
 
 /* ---- The run: river-erosion.c and river-step.c ---- */
 
