@@ -92,7 +92,10 @@ inverse_area_power (const Solution *s, uint32_t cells)
 
 /* The depth j of the last path cell with tau <= target, from `from` (whose tau is <= target)
  * up to `depth` (whose tau is above it): galloping, then halving. */
-static int32_t
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__ ((always_inline))
+#endif
+static inline int32_t
 point_downstream (const PathCell *path, int32_t from, int32_t depth, double target)
 {
   int32_t low = from, high = from + 1, step = 1;

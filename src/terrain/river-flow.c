@@ -794,10 +794,21 @@ river_order_depth_first (RiverGrid *g, int32_t *depth)
 ALWAYS_INLINE int
 drains (const float *h, const ptrdiff_t *offset, const float *inverse_distance)
 {
-  int lower = 0;
-  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
-    lower |= (h[0] - h[offset[k]]) * inverse_distance[k] > 0.0f;
-  return lower;
+#define LOWER(k) ((h[0] - h[offset[k]]) * inverse_distance[k] > 0.0f)
+  return LOWER (0) | LOWER (1) | LOWER (2) | LOWER (3) | LOWER (4) | LOWER (5) | LOWER (6)
+         | LOWER (7);
+#undef LOWER
+}
+
+/* Pits among BLOCK interior cells, as receivers_block. */
+static size_t
+pits_block (const float *restrict h, const uint8_t *restrict outlet,
+            const ptrdiff_t *restrict offset, const float *restrict inverse_distance)
+{
+  size_t pits = 0;
+  for (int x = 0; x < BLOCK; x++)
+    pits += (size_t) ((outlet[x] == 0) & ! drains (h + x, offset, inverse_distance));
+  return pits;
 }
 
 typedef struct
@@ -820,17 +831,18 @@ pits_rows (void *user, int strip, int first, int end)
       const int    inner = y > 0 && y < g->height - 1;
       if (! g->outlet_fixed)
         row_outlets (g, y);
-      for (int x = 0; x < w; x++)
+      int x = 1; /* whole blocks, then cell by cell (a block moved back would count twice) */
+      for (; inner && x + BLOCK <= w - 1; x += BLOCK)
+        pits += pits_block (g->h + row + x, g->outlet + row + x, g->offset, g->inverse_distance);
+      for (; inner && x < w - 1; x++)
+        pits += (size_t) ((g->outlet[row + x] == 0)
+                          & ! drains (g->h + row + x, g->offset, g->inverse_distance));
+      for (int x = 0; x < w; x += inner && x == 0 && w > 2 ? w - 1 : 1)
         {
           const size_t i = row + x;
           float        h[1 + RIVER_NEIGHBOURS];
           if (g->outlet[i])
             continue;
-          if (inner && x > 0 && x < w - 1)
-            {
-              pits += ! drains (g->h + i, g->offset, g->inverse_distance);
-              continue;
-            }
           h[0] = g->h[i];
           for (int k = 0; k < RIVER_NEIGHBOURS; k++)
             {
