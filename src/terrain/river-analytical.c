@@ -15,8 +15,11 @@
  * (the input's first), and passes repeat until the receivers they find on their result are
  * those they solved on, or a few passes (PASSES_*). A depth-first order keeps each cell's path to its
  * root on a small stack by depth, where the point downstream is found by galloping from
- * the cell's receiver's (it is never further downstream than that one's). The drainage
- * guard of the simulation keeps every cell a float above its receiver: no pit is made.
+ * the cell's receiver's (it is never further downstream than that one's). A cell's result
+ * depends on its path alone, so the order can be cut anywhere: a chunk of it (or a part of a
+ * tree walked apart, river-flow.c) starts by solving its first cell's path again from the
+ * root. The drainage guard of the simulation keeps every cell a float above its receiver: no
+ * pit is made.
  *
  * Hillslope diffusion does not fit the solution: the age is cut into stages (up to
  * MAX_STAGES), each one implicit diffusion step of the stage's share of the total, then the

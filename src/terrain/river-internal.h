@@ -24,8 +24,9 @@ extern const int RIVER_DX[RIVER_NEIGHBOURS], RIVER_DY[RIVER_NEIGHBOURS];
 #define RIVER_WRAPS (1u << RIVER_NEIGHBOURS)
 
 /* The passes along the receiver order run on this many chunks per thread, in about as many
- * batches (they report progress between batches; fewer when a tree is larger than a
- * chunk), on RIVER_MAX_CHUNKS chunks at most. */
+ * batches (they report progress between batches; fewer when a tree is larger than a chunk
+ * of the breadth-first order: the depth-first order's chunks need not hold whole trees), on
+ * RIVER_MAX_CHUNKS chunks at most. */
 #define RIVER_CHUNK_BATCHES 8
 #define RIVER_MAX_CHUNKS    256
 
