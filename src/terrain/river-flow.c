@@ -610,7 +610,9 @@ typedef struct
   int32_t          deepest[2]; /* the front's and the back's deepest place */
   _Atomic uint64_t ends;     /* blocks taken: the front's next (low half), the back's end */
   atomic_int       overflow; /* a to-do stack would have outgrown its capacity */
+  int              parts_only; /* river_walk_parts_only, when two tasks walk */
   atomic_int       running[2]; /* the front's and the back's task is under way */
+  atomic_int       started[2]; /* ... has begun */
   atomic_int       request[2]; /* the other walker's request for work from this one */
   uint64_t         handed[2];  /* what this one handed it: its receiver's place and cell */
   Part             parts[2][MAX_PARTS]; /* the parts each walked */
@@ -714,7 +716,7 @@ ask (Walk *w, int back, uint64_t *entry)
   if (w->part_count[back] == MAX_PARTS)
     return 0;
   atomic_store (&w->request[other], ASKED);
-  for (int wait = 0; wait < MAX_WAIT
+  for (int wait = 0; (wait < MAX_WAIT || w->parts_only)
                      && atomic_load_explicit (&w->request[other], memory_order_acquire) == ASKED
          && atomic_load_explicit (&w->running[other], memory_order_relaxed)
          && atomic_load_explicit (&w->request[back], memory_order_relaxed) != ASKED
@@ -727,6 +729,22 @@ ask (Walk *w, int back, uint64_t *entry)
   *entry = w->handed[other];
   atomic_store (&w->request[other], IDLE);
   return 1;
+}
+
+/* The tests' setting (river_walk_parts_only) and count of parts. */
+static atomic_int     parts_only;
+static _Atomic size_t parts_walked;
+
+void
+river_walk_parts_only (int on)
+{
+  atomic_store (&parts_only, on);
+}
+
+size_t
+river_walked_parts (void)
+{
+  return atomic_load (&parts_walked);
 }
 
 /* Walks the subtree of `root` (from: as in walk_tree) from place *at on and counts its
@@ -743,7 +761,10 @@ walk_and_count (Walk *w, int back, int32_t root, int32_t from, size_t *at)
     }
   count_upstream (w->g, back, *at, count);
   if (from >= 0)
-    w->parts[back][w->part_count[back]++] = (Part) { *at, count };
+    {
+      w->parts[back][w->part_count[back]++] = (Part) { *at, count };
+      atomic_fetch_add_explicit (&parts_walked, 1, memory_order_relaxed);
+    }
   *at = back ? *at - count : *at + count;
   return 1;
 }
@@ -757,7 +778,13 @@ walk_task (void *user, int back)
   uint64_t   entry;
   int        ok = 1;
   atomic_store (&w->running[back], 1);
-  while (ok && claim (w, back, &block))
+  atomic_store (&w->started[back], 1);
+  /* The front waits for the back to begin, the back for the front to ask. */
+  while (w->parts_only && ! back && ! atomic_load (&w->started[1]))
+    ;
+  while (w->parts_only && back && atomic_load (&w->request[1]) != ASKED)
+    ;
+  while (ok && ! (w->parts_only && ! back) && claim (w, back, &block))
     {
       const size_t first = block * CLAIM_CELLS;
       const size_t end = first + CLAIM_CELLS < g->cells ? first + CLAIM_CELLS : g->cells;
@@ -831,9 +858,11 @@ river_order_depth_first (RiverGrid *g, int32_t *depth)
   for (int back = 0; back < 2; back++)
     {
       atomic_init (&w.running[back], 0);
+      atomic_init (&w.started[back], 0);
       atomic_init (&w.request[back], IDLE);
     }
   g->back_from = g->cells;
+  w.parts_only = terrain_parallel_threads () > 1 && atomic_load (&parts_only);
   if (terrain_parallel_threads () > 1)
     terrain_parallel_for (2, walk_task, &w);
   else
