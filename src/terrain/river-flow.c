@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <threads.h>
 
 const int RIVER_DX[RIVER_NEIGHBOURS] = { 0, 0, -1, 1, -1, 1, 1, -1 };
 const int RIVER_DY[RIVER_NEIGHBOURS] = { -1, 1, 0, 0, -1, 1, -1, 1 };
@@ -584,11 +585,12 @@ pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t
  * part's place changes nothing of a pass along the order (it finds the part's path from its
  * root, as at a chunk's start), so the result is the same whoever walks what. */
 #define CLAIM_CELLS 4096
-/* Parts a walker takes at most (it walks alone after them), and how long it waits for one
- * (in looks at the other's answer: about a millisecond; the other may be stopped by the
- * system, or deep in a river without a branch). */
-#define MAX_PARTS 64
-#define MAX_WAIT  (1 << 20)
+/* Parts a walker takes at most (it walks alone after them); while it waits for one, it
+ * gives its processor up every so many looks at the other's answer (the other may be
+ * counting a large tree's upstream cells, deep in a river without a branch, or stopped by
+ * the system). */
+#define MAX_PARTS  64
+#define YIELD_EVERY 4096
 
 /* A walker looks whether the other asks for work every this many cells (a power of 2). */
 #define LOOK_EVERY 16
@@ -716,13 +718,14 @@ ask (Walk *w, int back, uint64_t *entry)
   if (w->part_count[back] == MAX_PARTS)
     return 0;
   atomic_store (&w->request[other], ASKED);
-  for (int wait = 0; (wait < MAX_WAIT || w->parts_only)
-                     && atomic_load_explicit (&w->request[other], memory_order_acquire) == ASKED
-         && atomic_load_explicit (&w->running[other], memory_order_relaxed)
-         && atomic_load_explicit (&w->request[back], memory_order_relaxed) != ASKED
-         && ! atomic_load_explicit (&w->overflow, memory_order_relaxed);
+  for (unsigned wait = 1;
+       atomic_load_explicit (&w->request[other], memory_order_acquire) == ASKED
+       && atomic_load_explicit (&w->running[other], memory_order_relaxed)
+       && atomic_load_explicit (&w->request[back], memory_order_relaxed) != ASKED
+       && ! atomic_load_explicit (&w->overflow, memory_order_relaxed);
        wait++)
-    ;
+    if (wait % YIELD_EVERY == 0)
+      thrd_yield ();
   int asked = ASKED;
   if (atomic_compare_exchange_strong (&w->request[other], &asked, IDLE))
     return 0; /* nothing handed */
