@@ -854,7 +854,10 @@ void
 river_order_depth_first (RiverGrid *g, int32_t *depth)
 {
   const uint64_t blocks = (g->cells + CLAIM_CELLS - 1) / CLAIM_CELLS;
-  Walk           w = { .g = g, .depth = depth, .pending = (uint64_t *) (void *) g->sorted,
+  /* sorted begins 4 bytes into an 8-byte word when the map has an odd number of cells (it
+   * follows area); it has spare places after its end. */
+  float *const   aligned = g->sorted + ((uintptr_t) (void *) g->sorted % sizeof (uint64_t) != 0);
+  Walk           w = { .g = g, .depth = depth, .pending = (uint64_t *) (void *) aligned,
                        .capacity = g->cells / 4 };
   atomic_init (&w.ends, blocks << 32);
   atomic_init (&w.overflow, 0);
