@@ -5,7 +5,6 @@
 
 #include <math.h>
 #include <stdatomic.h>
-#include <threads.h>
 
 const int RIVER_DX[RIVER_NEIGHBOURS] = { 0, 0, -1, 1, -1, 1, 1, -1 };
 const int RIVER_DY[RIVER_NEIGHBOURS] = { -1, 1, 0, 0, -1, 1, -1, 1 };
@@ -20,6 +19,7 @@ river_grid_init (RiverGrid *g, int width, int height, int wrap)
   g->height = height;
   g->cells = (size_t) width * height;
   g->wrap = wrap;
+  g->largest_root = -1;
   for (int k = 0; k < RIVER_NEIGHBOURS; k++)
     {
       g->offset[k] = (ptrdiff_t) RIVER_DY[k] * width + RIVER_DX[k];
@@ -576,32 +576,13 @@ pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t
  * taken in blocks of CLAIM_CELLS. A walker counts a tree's upstream cells right after it
  * walked it, while its places are still in the cache.
  *
- * One tree can be half of the map (a filled Diamond-Square map's), and the walker that
- * meets it late walked alone for most of the time. So a walker that has no roots left asks
- * the other for work, which hands it the oldest cell of its to-do stack (the nearest its
- * root, which has the most upstream): the asker walks that subtree, a part, where it places
- * its trees, its root's receiver at the giver's place, and asks again when done. A part's
- * upstream cells are added to its receiver's and on to the root's once both have walked. A
- * part's place changes nothing of a pass along the order (it finds the part's path from its
- * root, as at a chunk's start), so the result is the same whoever walks what. */
+ * One tree can be half of the map (a filled Diamond-Square map's): the walker that met it
+ * late walked alone for most of the time (at 1024 x 1024 the back walked 75 % of the cells
+ * when it met that tree last). So the root of the previous pass's largest tree
+ * (g->largest_root), if it is still a root, is taken first, by the back, and the others go
+ * round it; the front walks it if the back never began. Where a tree is placed changes
+ * nothing of a pass along the order, so the result is the same whoever walks what. */
 #define CLAIM_CELLS 4096
-/* Parts a walker takes at most (it walks alone after them); while it waits for one, it
- * gives its processor up every so many looks at the other's answer (the other may be
- * counting a large tree's upstream cells, deep in a river without a branch, or stopped by
- * the system). */
-#define MAX_PARTS  64
-#define YIELD_EVERY 4096
-
-/* A walker looks whether the other asks for work every this many cells (a power of 2). */
-#define LOOK_EVERY 16
-
-/* The state of a walker's request for work from the other. */
-enum { IDLE, ASKED, HANDED };
-
-typedef struct
-{
-  size_t first, count; /* the part's first place (its root) and its places */
-} Part;
 
 typedef struct
 {
@@ -610,15 +591,12 @@ typedef struct
   uint64_t        *pending;  /* the to-do stacks: `capacity` entries each, the front's first */
   size_t           capacity;
   int32_t          deepest[2]; /* the front's and the back's deepest place */
+  size_t           largest[2]; /* the cells of each one's largest tree... */
+  int32_t          largest_root[2]; /* ... and its root */
+  int32_t          first_root; /* walked first (-1: none), by whoever takes it */
+  atomic_flag      first_taken;
   _Atomic uint64_t ends;     /* blocks taken: the front's next (low half), the back's end */
   atomic_int       overflow; /* a to-do stack would have outgrown its capacity */
-  int              parts_only; /* river_walk_parts_only, when two tasks walk */
-  atomic_int       running[2]; /* the front's and the back's task is under way */
-  atomic_int       started[2]; /* ... has begun */
-  atomic_int       request[2]; /* the other walker's request for work from this one */
-  uint64_t         handed[2];  /* what this one handed it: its receiver's place and cell */
-  Part             parts[2][MAX_PARTS]; /* the parts each walked */
-  int              part_count[2];
 } Walk;
 
 /* The next block of cells for the front or the back; 0 when they have met. */
@@ -640,45 +618,28 @@ claim (Walk *w, int back, size_t *block)
     }
 }
 
-/* When the other walker asks, hands it the oldest entry of the to-do stack [base, top)
- * (unless that is the last one); returns the new base. */
+/* The tree of `root` depth first, its t-th cell at place `at` + t (front) or `at` - t
+ * (back); the number of its cells, or 0 when the to-do stack would outgrow its capacity. */
 static size_t
-hand_over (Walk *w, int back, const uint64_t *pending, size_t base, size_t top)
-{
-  if (atomic_load_explicit (&w->request[back], memory_order_relaxed) != ASKED || top - base < 2)
-    return base;
-  int asked = ASKED;
-  w->handed[back] = pending[base];
-  return atomic_compare_exchange_strong_explicit (&w->request[back], &asked, HANDED,
-                                                  memory_order_release, memory_order_relaxed)
-           ? base + 1 : base;
-}
-
-/* The subtree of `root` depth first, its t-th cell at place `at` + t (front) or `at` - t
- * (back); `from` is the place of its receiver (a part's) or -1 (a tree's root). Returns the
- * number of its cells, or 0 when the to-do stack would outgrow its capacity. */
-static size_t
-walk_tree (Walk *w, int back, uint64_t *pending, int32_t root, int32_t from, size_t at)
+walk_tree (Walk *w, int back, uint64_t *pending, size_t root, size_t at)
 {
   RiverGrid *g = w->g;
   int32_t *restrict stack = g->stack, *restrict parent = g->parent, *restrict depth = w->depth;
   const ptrdiff_t   step = back ? -1 : 1;
-  size_t            place = at, count = 1, base = 0, top = 0;
-  int32_t           cell = root, deepest = w->deepest[back];
+  size_t            place = at, count = 1, top = 0;
+  int32_t           cell = (int32_t) root, deepest = w->deepest[back];
   stack[place] = cell;
-  parent[place] = from < 0 ? (int32_t) place : from;
-  depth[place] = from < 0 ? 0 : depth[from] + 1;
+  parent[place] = (int32_t) place;
+  depth[place] = 0;
   for (;;)
     {
       if (top + RIVER_NEIGHBOURS > w->capacity)
         return 0;
       top = pend_donors (g, pending, top, cell, place);
-      if ((count & (LOOK_EVERY - 1)) == 0)
-        base = hand_over (w, back, pending, base, top);
-      if (top == base)
+      if (top == 0)
         break;
       const uint64_t next = pending[--top];
-      from = (int32_t) (next >> 32);
+      const int32_t  from = (int32_t) (next >> 32);
       cell = (int32_t) (uint32_t) next;
       place += step;
       count++;
@@ -687,7 +648,7 @@ walk_tree (Walk *w, int back, uint64_t *pending, int32_t root, int32_t from, siz
       depth[place] = depth[from] + 1;
       deepest = depth[place] > deepest ? depth[place] : deepest;
     }
-  w->deepest[back] = deepest > depth[at] ? deepest : depth[at];
+  w->deepest[back] = deepest;
   return count;
 }
 
@@ -708,68 +669,33 @@ count_upstream (RiverGrid *g, int back, size_t first, size_t count)
       upstream[parent[s]] += upstream[s];
 }
 
-/* Asks the other walker for a part while its task is under way and it is not asking this
- * one (then both have nothing left); 1 and the part's entry (its receiver's place and
- * cell) in *entry when it hands one. */
+/* Walks the tree of `root` from place *at on and counts its upstream cells; moves *at to
+ * the next place. 0 on overflow. */
 static int
-ask (Walk *w, int back, uint64_t *entry)
-{
-  const int other = ! back;
-  if (w->part_count[back] == MAX_PARTS)
-    return 0;
-  atomic_store (&w->request[other], ASKED);
-  for (unsigned wait = 1;
-       atomic_load_explicit (&w->request[other], memory_order_acquire) == ASKED
-       && atomic_load_explicit (&w->running[other], memory_order_relaxed)
-       && atomic_load_explicit (&w->request[back], memory_order_relaxed) != ASKED
-       && ! atomic_load_explicit (&w->overflow, memory_order_relaxed);
-       wait++)
-    if (wait % YIELD_EVERY == 0)
-      thrd_yield ();
-  int asked = ASKED;
-  if (atomic_compare_exchange_strong (&w->request[other], &asked, IDLE))
-    return 0; /* nothing handed */
-  *entry = w->handed[other];
-  atomic_store (&w->request[other], IDLE);
-  return 1;
-}
-
-/* The tests' setting (river_walk_parts_only) and count of parts. */
-static atomic_int     parts_only;
-static _Atomic size_t parts_walked;
-
-void
-river_walk_parts_only (int on)
-{
-  atomic_store (&parts_only, on);
-}
-
-size_t
-river_walked_parts (void)
-{
-  return atomic_load (&parts_walked);
-}
-
-/* Walks the subtree of `root` (from: as in walk_tree) from place *at on and counts its
- * upstream cells; moves *at to the next place. 0 on overflow. */
-static int
-walk_and_count (Walk *w, int back, int32_t root, int32_t from, size_t *at)
+walk_and_count (Walk *w, int back, size_t root, size_t *at)
 {
   uint64_t    *pending = w->pending + (back ? w->capacity : 0);
-  const size_t count = walk_tree (w, back, pending, root, from, *at);
+  const size_t count = walk_tree (w, back, pending, root, *at);
   if (count == 0 || atomic_load_explicit (&w->overflow, memory_order_relaxed))
     {
       atomic_store (&w->overflow, 1);
       return 0;
     }
   count_upstream (w->g, back, *at, count);
-  if (from >= 0)
+  if (count > w->largest[back])
     {
-      w->parts[back][w->part_count[back]++] = (Part) { *at, count };
-      atomic_fetch_add_explicit (&parts_walked, 1, memory_order_relaxed);
+      w->largest[back] = count;
+      w->largest_root[back] = (int32_t) root;
     }
   *at = back ? *at - count : *at + count;
   return 1;
+}
+
+/* The tree walked first, by whichever walker comes first: 1 when it is this one's. */
+static int
+take_first (Walk *w)
+{
+  return w->first_root >= 0 && ! atomic_flag_test_and_set (&w->first_taken);
 }
 
 static void
@@ -778,50 +704,24 @@ walk_task (void *user, int back)
   Walk      *w = user;
   RiverGrid *g = w->g;
   size_t     at = back ? g->cells - 1 : 0, block;
-  uint64_t   entry;
   int        ok = 1;
-  atomic_store (&w->running[back], 1);
-  atomic_store (&w->started[back], 1);
-  /* The front waits for the back to begin, the back for the front to ask. */
-  while (w->parts_only && ! back && ! atomic_load (&w->started[1]))
-    ;
-  while (w->parts_only && back && atomic_load (&w->request[1]) != ASKED)
-    ;
-  while (ok && ! (w->parts_only && ! back) && claim (w, back, &block))
+  if (back && take_first (w))
+    ok = walk_and_count (w, back, (size_t) w->first_root, &at);
+  while (ok && claim (w, back, &block))
     {
       const size_t first = block * CLAIM_CELLS;
       const size_t end = first + CLAIM_CELLS < g->cells ? first + CLAIM_CELLS : g->cells;
       for (size_t k = 0; k < end - first && ok; k++)
         {
           const size_t root = back ? end - 1 - k : first + k;
-          if (g->direction[root] == RIVER_NONE)
-            ok = walk_and_count (w, back, (int32_t) root, -1, &at);
+          if (g->direction[root] == RIVER_NONE && (int32_t) root != w->first_root)
+            ok = walk_and_count (w, back, root, &at);
         }
     }
-  while (ok && ask (w, back, &entry))
-    ok = walk_and_count (w, back, (int32_t) (uint32_t) entry, (int32_t) (entry >> 32), &at);
+  if (ok && ! back && take_first (w))
+    ok = walk_and_count (w, back, (size_t) w->first_root, &at);
   if (back)
     g->back_from = at + 1;
-  atomic_store (&w->running[back], 0);
-}
-
-/* A part's upstream cells, added to its receiver's and on to its root's. */
-static void
-add_parts (Walk *w)
-{
-  RiverGrid *g = w->g;
-  for (int back = 0; back < 2; back++)
-    for (int p = 0; p < w->part_count[back]; p++)
-      {
-        const Part *part = &w->parts[back][p];
-        size_t      s = part->first;
-        do
-          {
-            s = (size_t) g->parent[s];
-            g->upstream[s] += (uint32_t) part->count;
-          }
-        while ((size_t) g->parent[s] != s);
-      }
 }
 
 void
@@ -857,18 +757,14 @@ river_order_depth_first (RiverGrid *g, int32_t *depth)
   /* sorted begins 4 bytes into an 8-byte word when the map has an odd number of cells (it
    * follows area); it has spare places after its end. */
   float *const   aligned = g->sorted + ((uintptr_t) (void *) g->sorted % sizeof (uint64_t) != 0);
+  const int32_t  first = g->largest_root >= 0 && g->direction[g->largest_root] == RIVER_NONE
+                           ? g->largest_root : -1;
   Walk           w = { .g = g, .depth = depth, .pending = (uint64_t *) (void *) aligned,
-                       .capacity = g->cells / 4 };
+                       .capacity = g->cells / 4, .largest_root = { -1, -1 },
+                       .first_root = first, .first_taken = ATOMIC_FLAG_INIT };
   atomic_init (&w.ends, blocks << 32);
   atomic_init (&w.overflow, 0);
-  for (int back = 0; back < 2; back++)
-    {
-      atomic_init (&w.running[back], 0);
-      atomic_init (&w.started[back], 0);
-      atomic_init (&w.request[back], IDLE);
-    }
   g->back_from = g->cells;
-  w.parts_only = terrain_parallel_threads () > 1 && atomic_load (&parts_only);
   if (terrain_parallel_threads () > 1)
     terrain_parallel_for (2, walk_task, &w);
   else
@@ -878,14 +774,16 @@ river_order_depth_first (RiverGrid *g, int32_t *depth)
       w.pending = (uint64_t *) (void *) g->area;
       w.capacity = g->cells + RIVER_NEIGHBOURS;
       w.deepest[0] = 0;
-      w.part_count[0] = w.part_count[1] = 0;
       g->back_from = g->cells;
       for (size_t root = 0, at = 0; root < g->cells; root++)
         if (g->direction[root] == RIVER_NONE)
-          at += walk_tree (&w, 0, w.pending, (int32_t) root, -1, at);
+          at += walk_tree (&w, 0, w.pending, root, at);
       count_upstream (g, 0, 0, g->cells);
     }
-  add_parts (&w);
+  else /* the largest tree (the first root among the largest), for the next pass */
+    g->largest_root = w.largest[1] > w.largest[0] || (w.largest[1] == w.largest[0]
+                                                      && w.largest_root[1] < w.largest_root[0])
+                        ? w.largest_root[1] : w.largest_root[0];
   g->deepest[0] = w.deepest[0];
   g->deepest[1] = w.deepest[1];
   river_depth_first_chunks (g, RIVER_CHUNK_BATCHES * terrain_parallel_threads ());

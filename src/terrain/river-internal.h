@@ -75,6 +75,7 @@ typedef struct
    * from back_from on from the last one down. */
   size_t    back_from;
   int32_t   deepest[2]; /* the greatest depth among the front's places and the back's */
+  int32_t   largest_root; /* the root of the last walk's largest tree (-1: none yet) */
   /* The stack in chunks for the passes along it: chunk c is places chunk_start[c] ..
    * chunk_start[c + 1] - 1; of whole trees, but for the depth-first order's. */
   int       chunks;
@@ -151,13 +152,6 @@ void          river_order_and_area (RiverGrid *g);
  * depth (an int32 a cell) and its upstream cells in g->upstream, in chunks of about equal
  * size that need not hold whole trees. Uses g->sorted. */
 void          river_order_depth_first (RiverGrid *g, int32_t *depth);
-/* For the tests: with `on`, the front walker of the depth-first order takes no roots and
- * walks only the parts the back hands it, and the back begins once the front asks (only
- * with a TerrainParallel that runs both at once: one that runs them one after the other
- * would wait for ever); river_walked_parts counts the parts walked since the program
- * began. */
-void          river_walk_parts_only (int on);
-size_t        river_walked_parts (void);
 /* Cuts the depth-first order into `wanted` chunks of about equal size (at most
  * RIVER_MAX_CHUNKS), the front's places and the back's apart. A chunk need not hold whole
  * trees: a pass along it finds the path from a tree's root to a chunk's first cell. */

@@ -1,8 +1,7 @@
 /* River erosion's analytical method against the simulation and the stream power law: the
  * same landscape as many small simulated steps of the same age on maps whose network is
  * stable, the slope-area law at steady state with no pit, age 0 changing nothing, more age
- * removing more, diffusion, and the maps; and the same bits however the order is cut and
- * walked.
+ * removing more, diffusion, and the maps.
  *
  * Receivers, areas and pits are recomputed here from the heights (drainage.c). */
 #include "check.h"
@@ -13,13 +12,10 @@
 #include "heightmap.h"
 #include "random.h"
 #include "river-erosion.h"
-#include "river-internal.h"
 #include "terrain-common.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <stdlib.h>
-#include <threads.h>
 
 static TerrainRiverErosion
 analytical (double age, double diffusion, TerrainRiverUplift uplift)
@@ -329,82 +325,6 @@ test_diffusion_and_maps (void)
   free (input);
 }
 
-/* ---- 4. The order cut and walked in parts ---- */
-
-/* A TerrainParallel of two threads at once (the unit tests have no thread pool), which take
- * the tasks from a shared counter. */
-typedef struct
-{
-  TerrainTask task;
-  void       *user;
-  int         count;
-  atomic_int  next;
-} TwoThreads;
-
-static int
-take_tasks (void *user)
-{
-  TwoThreads *t = user;
-  for (int i; (i = atomic_fetch_add (&t->next, 1)) < t->count;)
-    t->task (t->user, i);
-  return 0;
-}
-
-static void
-two_threads_run (void *user, int count, TerrainTask task, void *task_user)
-{
-  (void) user;
-  TwoThreads t = { .task = task, .user = task_user, .count = count };
-  thrd_t     other;
-  atomic_init (&t.next, 0);
-  const int started = thrd_create (&other, take_tasks, &t) == thrd_success;
-  take_tasks (&t);
-  if (started)
-    thrd_join (other, NULL);
-}
-
-/* The depth-first order's chunks need not hold whole trees, and a walker that has no roots
- * left walks parts of the other's trees (river-flow.c): a pass finds the path from the root
- * to a chunk's or a part's first cell by solving it again. Here the front walker walks
- * parts only, on two threads at once, and the result must be the one thread's to the bit
- * (whose chunks are cut elsewhere, and which walks no parts): eroding, wrapped with a sea,
- * and grown from a coarser grid. */
-static void
-test_cut_and_parts (void)
-{
-  const int    w = 300, h = 220;
-  const size_t n = (size_t) w * h;
-  float       *input = malloc (n * sizeof (float));
-  TerrainDiamondSquare ds;
-  terrain_diamond_square_defaults (&ds);
-  CHECK (terrain_diamond_square (&ds, input, w, h, NULL) == TERRAIN_OK, "diamond-square");
-  const TerrainParallel two = { two_threads_run, NULL, 2 };
-  const size_t          parts_before = river_walked_parts ();
-  for (int c = 0; c < 3; c++)
-    {
-      TerrainRiverErosion p = analytical (c == 2 ? 50.0 : 3.0, 1.0,
-                                          c == 2 ? TERRAIN_RIVER_UPLIFT_LAYER
-                                                 : TERRAIN_RIVER_UPLIFT_NONE);
-      p.edges = c == 1 ? TERRAIN_RIVER_EDGES_WRAP : TERRAIN_RIVER_EDGES_OPEN;
-      p.sea_level = c == 1 ? 0.3 : 0.0;
-      float *one = copy_field (input, w, h), *parted = copy_field (input, w, h);
-      erode (&p, one, w, h, NULL);
-      terrain_set_parallel (&two);
-      river_walk_parts_only (1);
-      erode (&p, parted, w, h, NULL);
-      river_walk_parts_only (0);
-      terrain_set_parallel (NULL);
-      CHECK (fields_equal (one, parted, n), "case %d: %zu heights differ with the order walked "
-             "in parts", c, count_differing (one, parted, n));
-      free (one);
-      free (parted);
-    }
-  const size_t parts = river_walked_parts () - parts_before;
-  printf ("order in parts: %zu parts walked\n", parts);
-  CHECK (parts > 0, "no part was walked: a test of nothing");
-  free (input);
-}
-
 int
 main (void)
 {
@@ -414,6 +334,5 @@ main (void)
   test_grown_without_cliffs ();
   test_age ();
   test_diffusion_and_maps ();
-  test_cut_and_parts ();
   return CHECK_DONE ("river-analytical");
 }
