@@ -16,9 +16,8 @@
  * those they solved on, or a few passes (PASSES_*). A depth-first order keeps each cell's path to its
  * root on a small stack by depth, where the point downstream is found by halving from an
  * ancestor's (it is never further downstream than that one's). A cell's result
- * depends on its path alone, so the order can be cut anywhere: a chunk of it (or a part of a
- * tree walked apart, river-flow.c) starts by solving its first cell's path again from the
- * root. The drainage guard of the simulation keeps every cell a float above its receiver: no
+ * depends on its path alone, so the order can be cut anywhere: a chunk of it starts by
+ * solving its first cell's path again from the root. The drainage guard of the simulation keeps every cell a float above its receiver: no
  * pit is made.
  *
  * Hillslope diffusion does not fit the solution: the age is cut into stages (up to
@@ -183,8 +182,8 @@ solve_cell (const Solution *s, PathCell *path, int32_t q, int32_t d, uint8_t *ke
 
 /* The path from its tree's root to the cell at place p, solved again (it was or will be
  * solved where its places are, maybe by another task; the same arithmetic gives the same
- * path): for a chunk's first cell, or one whose receiver is not on the path at hand. Returns
- * p's depth. */
+ * path): for a chunk's first cell (or one whose receiver is not on the path at hand, which
+ * a chunk of whole preorders never has past its first cell). Returns p's depth. */
 static int32_t
 rebuild_path (const Solution *s, PathCell *path, int32_t p)
 {
