@@ -578,9 +578,9 @@ pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t
  *
  * One tree can be half of the map (a filled Diamond-Square map's): the walker that met it
  * late walked alone for most of the time (at 1024 x 1024 the back walked 75 % of the cells
- * when it met that tree last). So the root of the previous pass's largest tree
- * (g->largest_root), if it is still a root, is taken first, by the back, and the others go
- * round it; the front walks it if the back never began. Where a tree is placed changes
+ * when it met that tree last). So one root (first_root: the previous pass's largest tree's)
+ * is taken first, by the back, and the others go round it; the front walks it if the back
+ * never began. Where a tree is placed changes
  * nothing of a pass along the order, so the result is the same whoever walks what. */
 #define CLAIM_CELLS 4096
 
@@ -742,6 +742,27 @@ river_depth_first_chunks (RiverGrid *g, int wanted)
   order_chunks (g);
 }
 
+/* The root walked first: the previous walk's largest tree's, if it is still a root; else
+ * (the first walk) the root of the tree that holds the map's middle cell, the likeliest to
+ * be large (it is the half-map tree of a filled Diamond-Square map). */
+static int32_t
+first_root (const RiverGrid *g)
+{
+  if (g->largest_root >= 0)
+    return g->direction[g->largest_root] == RIVER_NONE ? g->largest_root : -1;
+  int x = g->width / 2, y = g->height / 2;
+  for (size_t steps = 0; steps < g->cells; steps++)
+    {
+      const int k = g->direction[(size_t) y * g->width + x];
+      if (k == RIVER_NONE)
+        return (int32_t) ((size_t) y * g->width + x);
+      const ptrdiff_t j = river_neighbour (g, x, y, k);
+      x = (int) (j % g->width);
+      y = (int) (j / g->width);
+    }
+  return -1; /* a cycle: receivers that do not drain */
+}
+
 /* Depth first over each root's tree (preorder): a cell's whole subtree comes right after it
  * in the walk's order, so that a pass along the order finds the cell's path to its root as
  * the last cell seen at each smaller depth; and each place's upstream cells. The to-do
@@ -757,8 +778,7 @@ river_order_depth_first (RiverGrid *g, int32_t *depth)
   /* sorted begins 4 bytes into an 8-byte word when the map has an odd number of cells (it
    * follows area); it has spare places after its end. */
   float *const   aligned = g->sorted + ((uintptr_t) (void *) g->sorted % sizeof (uint64_t) != 0);
-  const int32_t  first = g->largest_root >= 0 && g->direction[g->largest_root] == RIVER_NONE
-                           ? g->largest_root : -1;
+  const int32_t  first = first_root (g);
   Walk           w = { .g = g, .depth = depth, .pending = (uint64_t *) (void *) aligned,
                        .capacity = g->cells / 4, .largest_root = { -1, -1 },
                        .first_root = first, .first_taken = ATOMIC_FLAG_INIT };
