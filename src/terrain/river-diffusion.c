@@ -118,6 +118,7 @@ typedef struct
   RiverDiffusion  *d;
   const RiverGrid *g;
   int              strips;
+  float           *copy; /* NULL, or where the result goes too */
 } Pass;
 
 static void
@@ -159,7 +160,11 @@ rows_task (void *user, int strip, int first, int end)
   (void) strip;
   memcpy (p->d->before + first * w, p->g->h + first * w, (end - first) * w * sizeof (float));
   if (p->d->row.length == 0)
-    return;
+    {
+      if (p->copy && p->d->column.length == 0)
+        memcpy (p->copy + first * w, p->g->h + first * w, (end - first) * w * sizeof (float));
+      return;
+    }
   for (int y = first; y < end; y += ROWS_AT_ONCE)
     {
       float *rows[ROWS_AT_ONCE];
@@ -169,6 +174,8 @@ rows_task (void *user, int strip, int first, int end)
       solve_rows (&p->d->row, rows, count);
     }
   restore_roots (p->g, p->d->before, first * w, end * w);
+  if (p->copy && p->d->column.length == 0)
+    memcpy (p->copy + first * w, p->g->h + first * w, (end - first) * w * sizeof (float));
 }
 
 /* The column solver's sweeps of solve_line(), a row at a time over columns [c0, c1). */
@@ -198,13 +205,17 @@ columns_task (void *user, int strip)
           h[i * w + c] -= alpha[c] * l->ring[i];
     }
   for (size_t i = 0; i < n; i++)
-    restore_roots (p->g, p->d->before, i * w + c0, i * w + c1);
+    {
+      restore_roots (p->g, p->d->before, i * w + c0, i * w + c1);
+      if (p->copy)
+        memcpy (p->copy + i * w + c0, h + i * w + c0, (c1 - c0) * sizeof (float));
+    }
 }
 
 void
-river_diffuse (RiverDiffusion *d, const RiverGrid *g)
+river_diffuse (RiverDiffusion *d, const RiverGrid *g, float *copy)
 {
-  Pass p = { d, g, g->strips };
+  Pass p = { d, g, g->strips, copy };
   terrain_parallel_rows (g->height, g->strips, ROWS_PER_BATCH, rows_task, &p, NULL, 0.0, 0.0);
   if (d->column.length == 0)
     return;

@@ -57,6 +57,7 @@ allocate (RiverRun *r, int with_uplift)
   g->stack = (int32_t *) (void *) b;
   g->parent = g->stack + n + spare;
   g->area = (float *) (void *) (g->parent + n + spare);
+  g->upstream = (uint32_t *) (void *) g->area;
   g->sorted = g->area + n;
   b = (unsigned char *) (g->sorted + n + 2 * spare);
   if (with_uplift)
@@ -256,17 +257,18 @@ static TerrainStatus
 finish (RiverRun *r, float *heights, TerrainRiverMaps *maps, const float *original)
 {
   RiverGrid *g = &r->g;
-  if (river_count_pits (g) > 0 && ! changes_nothing (r->p))
-    {
-      if (river_fill (g, fill_order (r->p), r->deposited, r->progress, RIVER_STEPS_END,
-                      RIVER_STEPS_END) != TERRAIN_OK)
-        return TERRAIN_CANCELLED;
-      river_find_receivers (g, NULL, 0.0, 0.0);
-    }
-  /* The receiver order, for the normalisation's drainage guard and the flow map. */
+  if (! changes_nothing (r->p) && river_count_pits (g) > 0
+      && river_fill (g, fill_order (r->p), r->deposited, r->progress, RIVER_STEPS_END,
+                     RIVER_STEPS_END) != TERRAIN_OK)
+    return TERRAIN_CANCELLED;
+  /* The receivers and their order, for the normalisation's drainage guard and the flow
+   * map. */
   const int flow = maps && maps->flow;
   if (r->uplift || flow)
-    river_order_and_area (g);
+    {
+      river_find_receivers (g, NULL, 0.0, 0.0);
+      river_order_and_area (g);
+    }
   if (terrain_progress_report (r->progress, (RIVER_STEPS_END + 1.0) / 2))
     return TERRAIN_CANCELLED;
   if (r->uplift)
@@ -504,16 +506,15 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   river_grid_init (&r.g, width, height, wrap);
   r.g.strips = terrain_parallel_strips (height, r.g.cells * RIVER_WORK_PER_CELL);
   status = prepare (&r, heights, maps, &original);
-  /* The start's receivers, made to drain, are the first step's or pass's. Grown from a
-   * coarser grid, the first pass takes the estimate's instead (river-analytical.c:
-   * estimate_receivers), and the start, noise in which every cell is a pit, is neither
-   * filled nor given receivers: that fill was about 30 % of the run. */
-  if (status == TERRAIN_OK && r.estimate == NULL)
+  /* The start is made to drain (the fill needs its outlets only), and the first step or
+   * pass finds its receivers. Grown from a coarser grid, the first pass takes the
+   * estimate's instead (river-analytical.c: estimate_receivers), and the start, noise in
+   * which every cell is a pit, is not filled: that fill was about 30 % of the run. */
+  if (status == TERRAIN_OK && r.estimate == NULL && ! changes_nothing (params))
     {
-      status = river_find_receivers (&r.g, progress, 0.0, 0.0);
-      if (status == TERRAIN_OK && ! changes_nothing (params))
-        status = river_fill (&r.g, fill_order (params), r.deposited, progress, 0.0,
-                             RIVER_FILL_END);
+      river_find_outlets (&r.g);
+      status = river_fill (&r.g, fill_order (params), r.deposited, progress, 0.0,
+                           RIVER_FILL_END);
     }
   if (params->method == TERRAIN_RIVER_METHOD_ANALYTICAL && ! changes_nothing (params)
       && status == TERRAIN_OK)

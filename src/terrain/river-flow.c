@@ -19,6 +19,7 @@ river_grid_init (RiverGrid *g, int width, int height, int wrap)
   g->height = height;
   g->cells = (size_t) width * height;
   g->wrap = wrap;
+  g->largest_root = -1;
   for (int k = 0; k < RIVER_NEIGHBOURS; k++)
     {
       g->offset[k] = (ptrdiff_t) RIVER_DY[k] * width + RIVER_DX[k];
@@ -29,11 +30,19 @@ river_grid_init (RiverGrid *g, int width, int height, int wrap)
 /* Among neighbours of equal slope, cell i prefers those whose bit is set in prefer[i]: a
  * fixed pseudo-random choice, so that flats do not drain in parallel lines as a fixed
  * order of directions would make them (layers of 8 or 16 bits have many equal steps). */
+static void
+preferences_rows (void *user, int strip, int first, int end)
+{
+  RiverGrid *g = user;
+  (void) strip;
+  for (size_t i = (size_t) first * g->width; i < (size_t) end * g->width; i++)
+    g->prefer[i] = (uint8_t) (terrain_mix32 ((uint32_t) i) >> 24);
+}
+
 void
 river_set_preferences (RiverGrid *g)
 {
-  for (size_t i = 0; i < g->cells; i++)
-    g->prefer[i] = (uint8_t) (terrain_mix32 ((uint32_t) i) >> 24);
+  terrain_parallel_rows (g->height, g->strips, g->height, preferences_rows, g, NULL, 0.0, 0.0);
 }
 
 static int
@@ -134,7 +143,7 @@ donor_bits (const uint8_t *d, const ptrdiff_t *offset)
                      (d[offset[7]] == 6) << 7);
 }
 
-static void
+ALWAYS_INLINE void
 receivers_block (const float *restrict h, const uint8_t *restrict outlet,
                  const uint8_t *restrict prefer, uint8_t *restrict direction,
                  const ptrdiff_t *restrict offset, const float *restrict inverse_distance)
@@ -143,12 +152,92 @@ receivers_block (const float *restrict h, const uint8_t *restrict outlet,
     direction[x] = steepest (h + x, offset, inverse_distance, prefer[x], outlet[x]);
 }
 
-static void
+ALWAYS_INLINE void
 donors_block (const uint8_t *restrict direction, uint16_t *restrict donors,
               const ptrdiff_t *restrict offset)
 {
   for (int x = 0; x < BLOCK; x++)
     donors[x] = donor_bits (direction + x, offset);
+}
+
+/* The first block of the interior columns [1, end), and the one after the block at x;
+ * -1 when there is none (rows shorter than a block go cell by cell). */
+static int
+first_block (int end)
+{
+  return end - 1 >= BLOCK ? 1 : -1;
+}
+
+static int
+next_block (int x, int end)
+{
+  return x + BLOCK >= end ? -1 : x + 2 * BLOCK <= end ? x + BLOCK : end - BLOCK;
+}
+
+/* The receivers, then the donor bits, of the interior cells of the row at `row`, of a
+ * width of at least BLOCK + 2. */
+ALWAYS_INLINE void
+receivers_interior_cells (RiverGrid *g, size_t row)
+{
+  const int w = g->width;
+  for (int x = first_block (w - 1); x > 0; x = next_block (x, w - 1))
+    receivers_block (g->h + row + x, g->outlet + row + x, g->prefer + row + x,
+                     g->direction + row + x, g->offset, g->inverse_distance);
+}
+
+ALWAYS_INLINE void
+donors_interior_cells (RiverGrid *g, size_t row)
+{
+  const int w = g->width;
+  for (int x = first_block (w - 1); x > 0; x = next_block (x, w - 1))
+    donors_block (g->direction + row + x, g->donors + row + x, g->offset);
+}
+
+static void
+receivers_interior (RiverGrid *g, size_t row)
+{
+  receivers_interior_cells (g, row);
+}
+
+static void
+donors_interior (RiverGrid *g, size_t row)
+{
+  donors_interior_cells (g, row);
+}
+
+/* The same compiled for AVX2 where the processor has it (chosen at run time, as Hydraulic
+ * Erosion's brush): the same operations on each cell, 8 cells a vector instead of 4, so the
+ * same bits. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define RIVER_AVX2 1
+__attribute__ ((target ("avx2"))) static void
+receivers_interior_avx2 (RiverGrid *g, size_t row)
+{
+  receivers_interior_cells (g, row);
+}
+
+__attribute__ ((target ("avx2"))) static void
+donors_interior_avx2 (RiverGrid *g, size_t row)
+{
+  donors_interior_cells (g, row);
+}
+#endif
+
+typedef void (*RowKernel) (RiverGrid *g, size_t row);
+
+/* The row kernels for this processor: receivers, then donors. */
+static void
+row_kernels (RowKernel kernel[2])
+{
+  kernel[0] = receivers_interior;
+  kernel[1] = donors_interior;
+#if RIVER_AVX2
+  if (__builtin_cpu_supports ("avx2"))
+    {
+      kernel[0] = receivers_interior_avx2;
+      kernel[1] = donors_interior_avx2;
+    }
+#endif
 }
 
 /* Where the neighbours of a cell are in a copy of its neighbourhood: the cell first, then
@@ -188,20 +277,6 @@ border_donors (RiverGrid *g, int x, int y)
     (uint16_t) (donor_bits (d, copied_offset) | (g->wrap ? RIVER_WRAPS : 0));
 }
 
-/* The first block of the interior columns [1, end), and the one after the block at x;
- * -1 when there is none (rows shorter than a block go cell by cell). */
-static int
-first_block (int end)
-{
-  return end - 1 >= BLOCK ? 1 : -1;
-}
-
-static int
-next_block (int x, int end)
-{
-  return x + BLOCK >= end ? -1 : x + 2 * BLOCK <= end ? x + BLOCK : end - BLOCK;
-}
-
 /* A cell of g->keep keeps its receiver of g->kept_direction while that is still strictly
  * lower (heights that changed since, by diffusion, could make it a cycle). */
 static void
@@ -221,7 +296,9 @@ receivers_rows (void *user, int strip, int first, int end)
 {
   RiverGrid *g = user;
   const int  w = g->width;
+  RowKernel  kernel[2];
   (void) strip;
+  row_kernels (kernel);
   for (int y = first; y < end; y++)
     {
       const size_t row = (size_t) y * w;
@@ -229,9 +306,7 @@ receivers_rows (void *user, int strip, int first, int end)
       if (! g->outlet_fixed)
         row_outlets (g, y);
       if (inner && first_block (w - 1) > 0)
-        for (int x = first_block (w - 1); x > 0; x = next_block (x, w - 1))
-          receivers_block (g->h + row + x, g->outlet + row + x, g->prefer + row + x,
-                           g->direction + row + x, g->offset, g->inverse_distance);
+        kernel[0] (g, row);
       else if (inner)
         for (size_t i = row + 1; i < row + w - 1; i++)
           g->direction[i] =
@@ -250,20 +325,36 @@ donors_rows (void *user, int strip, int first, int end)
 {
   RiverGrid *g = user;
   const int  w = g->width;
+  RowKernel  kernel[2];
   (void) strip;
+  row_kernels (kernel);
   for (int y = first; y < end; y++)
     {
       const size_t row = (size_t) y * w;
       const int    inner = y > 0 && y < g->height - 1 && w > 2;
       if (inner && first_block (w - 1) > 0)
-        for (int x = first_block (w - 1); x > 0; x = next_block (x, w - 1))
-          donors_block (g->direction + row + x, g->donors + row + x, g->offset);
+        kernel[1] (g, row);
       else if (inner)
         for (size_t i = row + 1; i < row + w - 1; i++)
           g->donors[i] = donor_bits (g->direction + i, g->offset);
       for (int x = 0; x < w; x += inner && x == 0 ? w - 1 : 1)
         border_donors (g, x, y);
     }
+}
+
+static void
+outlets_rows (void *user, int strip, int first, int end)
+{
+  (void) strip;
+  for (int y = first; y < end; y++)
+    row_outlets (user, y);
+}
+
+void
+river_find_outlets (RiverGrid *g)
+{
+  if (! g->outlet_fixed)
+    terrain_parallel_rows (g->height, g->strips, g->height, outlets_rows, g, NULL, 0.0, 0.0);
 }
 
 TerrainStatus
@@ -336,6 +427,19 @@ chunk_size (const RiverGrid *g, int c)
   return g->chunk_start[c + 1] - g->chunk_start[c];
 }
 
+/* The chunks largest first (chunk_order). */
+static void
+order_chunks (RiverGrid *g)
+{
+  for (int c = 0; c < g->chunks; c++) /* insertion sort: at most RIVER_MAX_CHUNKS */
+    {
+      int at = c;
+      for (; at > 0 && chunk_size (g, g->chunk_order[at - 1]) < chunk_size (g, c); at--)
+        g->chunk_order[at] = g->chunk_order[at - 1];
+      g->chunk_order[at] = c;
+    }
+}
+
 /* Chunks of whole trees of about equal size: RIVER_CHUNK_BATCHES per thread; a tree larger
  * than that is a chunk of its own. They run largest first (chunk_order): on a filled
  * Diamond-Square map one tree is half of the map, and taken last it would run alone while
@@ -355,13 +459,7 @@ cut_chunks (RiverGrid *g)
       if (s > g->chunk_start[g->chunks])
         g->chunk_start[++g->chunks] = s;
     }
-  for (int c = 0; c < g->chunks; c++) /* insertion sort: at most RIVER_MAX_CHUNKS */
-    {
-      int at = c;
-      for (; at > 0 && chunk_size (g, g->chunk_order[at - 1]) < chunk_size (g, c); at--)
-        g->chunk_order[at] = g->chunk_order[at - 1];
-      g->chunk_order[at] = c;
-    }
+  order_chunks (g);
 }
 
 typedef struct
@@ -440,9 +538,9 @@ river_order_and_area (RiverGrid *g)
 
 /* The donors of `cell` (at `place`) go on the to-do stack `pending`, each with that place in
  * the high half, the last direction first so that the first comes out first: the
- * breadth-first order's order of siblings, so the same order as that one turned depth first
- * (and the same areas to the bit). As in place_donors, a cell with donors at fixed offsets
- * writes all 8 candidates and keeps its donors, without a branch on the donor bits. */
+ * breadth-first order's order of siblings. As in place_donors, a cell with donors at fixed
+ * offsets writes all 8 candidates and keeps its donors, without a branch on the donor bits
+ * (a branch on them would be mispredicted at every turn of the walk). */
 static size_t
 pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t cell,
              size_t place)
@@ -457,19 +555,33 @@ pend_donors (const RiverGrid *g, uint64_t *restrict pending, size_t top, int32_t
             from | (uint32_t) river_neighbour (g, cell % g->width, cell / g->width, k);
       return top;
     }
+  /* The neighbour's index is the cell's plus an offset, and stays in [0, cells): added to
+   * the entry whole, it carries nothing into the place's half. */
+  const uint64_t   entry = from | (uint32_t) cell;
+  const ptrdiff_t *offset = g->offset;
 #define PEND(k)                                                                               \
-  pending[top] = from | (uint32_t) (cell + g->offset[k]);                                    \
+  pending[top] = entry + (uint64_t) offset[k];                                               \
   top += bits >> (k) & 1;
   PEND (7) PEND (6) PEND (5) PEND (4) PEND (3) PEND (2) PEND (1) PEND (0)
 #undef PEND
   return top;
 }
 
-/* The order is walked from both ends of the cells at once, by two tasks: the front takes
+/* The order is walked from both ends of the places at once, by two tasks: the front takes
  * roots from the first cells on and places their trees from place 0 up, the back takes
  * roots from the last cells on and places their trees from the last place down, until they
- * meet. The trees so come in the order of their roots whoever walks them, and the order is
- * the same as one walk's to the bit. The cells are taken in blocks of CLAIM_CELLS. */
+ * meet (place g->back_from). Each walks a tree in the same order (depth first, a cell's
+ * donors in direction order), the front in increasing places, the back in decreasing ones:
+ * a pass along the order reads the back's places from the last one down. The cells are
+ * taken in blocks of CLAIM_CELLS. A walker counts a tree's upstream cells right after it
+ * walked it, while its places are still in the cache.
+ *
+ * One tree can be half of the map (a filled Diamond-Square map's): the walker that met it
+ * late walked alone for most of the time (at 1024 x 1024 the back walked 75 % of the cells
+ * when it met that tree last). So one root (first_root: the previous pass's largest tree's)
+ * is taken first, by the back, and the others go round it; the front walks it if the back
+ * never began. Where a tree is placed changes
+ * nothing of a pass along the order, so the result is the same whoever walks what. */
 #define CLAIM_CELLS 4096
 
 typedef struct
@@ -478,6 +590,11 @@ typedef struct
   int32_t         *depth;
   uint64_t        *pending;  /* the to-do stacks: `capacity` entries each, the front's first */
   size_t           capacity;
+  int32_t          deepest[2]; /* the front's and the back's deepest place */
+  size_t           largest[2]; /* the cells of each one's largest tree... */
+  int32_t          largest_root[2]; /* ... and its root */
+  int32_t          first_root; /* walked first (-1: none), by whoever takes it */
+  atomic_flag      first_taken;
   _Atomic uint64_t ends;     /* blocks taken: the front's next (low half), the back's end */
   atomic_int       overflow; /* a to-do stack would have outgrown its capacity */
 } Walk;
@@ -501,17 +618,16 @@ claim (Walk *w, int back, size_t *block)
     }
 }
 
-/* The tree of `root` depth first, its t-th cell at place `at` + t (front) or `at` - 1 - t
- * (back: the tree reversed, turned round by the caller); the number of its cells, or 0 when
- * the to-do stack would outgrow its capacity. */
+/* The tree of `root` depth first, its t-th cell at place `at` + t (front) or `at` - t
+ * (back); the number of its cells, or 0 when the to-do stack would outgrow its capacity. */
 static size_t
 walk_tree (Walk *w, int back, uint64_t *pending, size_t root, size_t at)
 {
   RiverGrid *g = w->g;
   int32_t *restrict stack = g->stack, *restrict parent = g->parent, *restrict depth = w->depth;
-  const ptrdiff_t step = back ? -1 : 1;
-  size_t          place = back ? at - 1 : at, count = 1, top = 0;
-  int32_t         cell = (int32_t) root;
+  const ptrdiff_t   step = back ? -1 : 1;
+  size_t            place = at, count = 1, top = 0;
+  int32_t           cell = (int32_t) root, deepest = w->deepest[back];
   stack[place] = cell;
   parent[place] = (int32_t) place;
   depth[place] = 0;
@@ -521,7 +637,7 @@ walk_tree (Walk *w, int back, uint64_t *pending, size_t root, size_t at)
         return 0;
       top = pend_donors (g, pending, top, cell, place);
       if (top == 0)
-        return count;
+        break;
       const uint64_t next = pending[--top];
       const int32_t  from = (int32_t) (next >> 32);
       cell = (int32_t) (uint32_t) next;
@@ -530,90 +646,240 @@ walk_tree (Walk *w, int back, uint64_t *pending, size_t root, size_t at)
       stack[place] = cell;
       parent[place] = from;
       depth[place] = depth[from] + 1;
+      deepest = depth[place] > deepest ? depth[place] : deepest;
     }
+  w->deepest[back] = deepest;
+  return count;
 }
 
-/* Places [first, first + count), a tree walked by the back, turned round: the cell at place
- * p goes to first + count - 1 - (p - first), and so do the receivers' places. */
+/* Sources first: every place of a tree walked from `first` on (count places up, or down for
+ * the back) passes its upstream cells on to its receiver's. */
 static void
-turn_round (RiverGrid *g, int32_t *depth, size_t first, size_t count)
+count_upstream (RiverGrid *g, int back, size_t first, size_t count)
 {
-  const int32_t mirror = (int32_t) (2 * first + count - 1);
-  for (size_t a = first, b = first + count - 1; a <= b && b != (size_t) -1; a++, b--)
+  const int32_t *restrict parent = g->parent;
+  uint32_t *restrict      upstream = g->upstream;
+  for (size_t s = back ? first + 1 - count : first; s < (back ? first + 1 : first + count); s++)
+    upstream[s] = 1;
+  if (back)
+    for (size_t s = first + 1 - count; s < first; s++)
+      upstream[parent[s]] += upstream[s];
+  else
+    for (size_t s = first + count - 1; s > first; s--)
+      upstream[parent[s]] += upstream[s];
+}
+
+/* Walks the tree of `root` from place *at on and counts its upstream cells; moves *at to
+ * the next place. 0 on overflow. */
+static int
+walk_and_count (Walk *w, int back, size_t root, size_t *at)
+{
+  uint64_t    *pending = w->pending + (back ? w->capacity : 0);
+  const size_t count = walk_tree (w, back, pending, root, *at);
+  if (count == 0 || atomic_load_explicit (&w->overflow, memory_order_relaxed))
     {
-      const int32_t cell = g->stack[a], from = g->parent[a], steps = depth[a];
-      g->stack[a] = g->stack[b];
-      g->parent[a] = mirror - g->parent[b];
-      depth[a] = depth[b];
-      g->stack[b] = cell;
-      g->parent[b] = mirror - from;
-      depth[b] = steps;
+      atomic_store (&w->overflow, 1);
+      return 0;
     }
+  count_upstream (w->g, back, *at, count);
+  if (count > w->largest[back])
+    {
+      w->largest[back] = count;
+      w->largest_root[back] = (int32_t) root;
+    }
+  *at = back ? *at - count : *at + count;
+  return 1;
+}
+
+/* The tree walked first, by whichever walker comes first: 1 when it is this one's. */
+static int
+take_first (Walk *w)
+{
+  return w->first_root >= 0 && ! atomic_flag_test_and_set (&w->first_taken);
 }
 
 static void
 walk_task (void *user, int back)
 {
-  Walk            *w = user;
-  const RiverGrid *g = w->g;
-  uint64_t        *pending = w->pending + (back ? w->capacity : 0);
-  size_t           at = back ? g->cells : 0, block;
-  while (claim (w, back, &block))
+  Walk      *w = user;
+  RiverGrid *g = w->g;
+  size_t     at = back ? g->cells - 1 : 0, block;
+  int        ok = 1;
+  if (back && take_first (w))
+    ok = walk_and_count (w, back, (size_t) w->first_root, &at);
+  while (ok && claim (w, back, &block))
     {
       const size_t first = block * CLAIM_CELLS;
       const size_t end = first + CLAIM_CELLS < g->cells ? first + CLAIM_CELLS : g->cells;
-      for (size_t k = 0; k < end - first; k++)
+      for (size_t k = 0; k < end - first && ok; k++)
         {
           const size_t root = back ? end - 1 - k : first + k;
-          if (g->direction[root] != RIVER_NONE)
-            continue;
-          const size_t count = walk_tree (w, back, pending, root, at);
-          if (count == 0 || atomic_load_explicit (&w->overflow, memory_order_relaxed))
-            {
-              atomic_store (&w->overflow, 1);
-              return;
-            }
-          if (back)
-            turn_round (w->g, w->depth, at - count, count);
-          at = back ? at - count : at + count;
+          if (g->direction[root] == RIVER_NONE && (int32_t) root != w->first_root)
+            ok = walk_and_count (w, back, root, &at);
         }
     }
+  if (ok && ! back && take_first (w))
+    ok = walk_and_count (w, back, (size_t) w->first_root, &at);
+  if (back)
+    g->back_from = at + 1;
 }
 
-/* Depth first over each root's tree in turn (preorder): a cell's whole subtree comes right
- * after it, so that a pass along the order finds the cell's path to its root as the last
- * cell seen at each smaller depth. The to-do stacks live in the area and sorted arrays (free
- * until the areas: one 8-byte entry a cell, and spare ones after them), half each when two
- * tasks walk; a to-do stack holds cells of its tree not placed yet, so one walk never
- * outgrows all of it, and two walks whose stack would outgrow its half give way to one.
- * Then the areas, in parallel over chunks of trees. */
 void
-river_order_depth_first_and_area (RiverGrid *g, int32_t *depth)
+river_depth_first_chunks (RiverGrid *g, int wanted)
+{
+  wanted = wanted < RIVER_MAX_CHUNKS ? wanted : RIVER_MAX_CHUNKS;
+  g->chunks = 0;
+  g->chunk_start[0] = 0;
+  for (int c = 1; c <= wanted; c++)
+    {
+      const size_t s = (size_t) ((double) g->cells * c / wanted);
+      const size_t previous = (size_t) ((double) g->cells * (c - 1) / wanted);
+      if (previous < g->back_from && s > g->back_from)
+        g->chunk_start[++g->chunks] = g->back_from;
+      if (s > g->chunk_start[g->chunks])
+        g->chunk_start[++g->chunks] = s;
+    }
+  order_chunks (g);
+}
+
+/* The root walked first: the previous walk's largest tree's, if it is still a root; else
+ * (the first walk) the root of the tree that holds the map's middle cell, the likeliest to
+ * be large (it is the half-map tree of a filled Diamond-Square map). */
+static int32_t
+first_root (const RiverGrid *g)
+{
+  if (g->largest_root >= 0)
+    return g->direction[g->largest_root] == RIVER_NONE ? g->largest_root : -1;
+  int x = g->width / 2, y = g->height / 2;
+  for (size_t steps = 0; steps < g->cells; steps++)
+    {
+      const int k = g->direction[(size_t) y * g->width + x];
+      if (k == RIVER_NONE)
+        return (int32_t) ((size_t) y * g->width + x);
+      const ptrdiff_t j = river_neighbour (g, x, y, k);
+      x = (int) (j % g->width);
+      y = (int) (j / g->width);
+    }
+  return -1; /* a cycle: receivers that do not drain */
+}
+
+/* Depth first over each root's tree (preorder): a cell's whole subtree comes right after it
+ * in the walk's order, so that a pass along the order finds the cell's path to its root as
+ * the last cell seen at each smaller depth; and each place's upstream cells. The to-do
+ * stacks live in the sorted array (free until the solution: an 8-byte entry every two
+ * cells), a quarter of the cells each when two tasks walk; a to-do stack holds cells of its
+ * tree not placed yet, so a walk in the area and sorted arrays together (one entry a cell,
+ * and spare ones after them) never outgrows them: two walks whose stack would outgrow its
+ * quarter give way to one there, which counts the upstream cells after it. */
+void
+river_order_depth_first (RiverGrid *g, int32_t *depth)
 {
   const uint64_t blocks = (g->cells + CLAIM_CELLS - 1) / CLAIM_CELLS;
-  Walk           w = { .g = g, .depth = depth, .pending = (uint64_t *) (void *) g->area,
-                       .capacity = g->cells / 2 };
+  /* sorted begins 4 bytes into an 8-byte word when the map has an odd number of cells (it
+   * follows area); it has spare places after its end. */
+  float *const   aligned = g->sorted + ((uintptr_t) (void *) g->sorted % sizeof (uint64_t) != 0);
+  const int32_t  first = first_root (g);
+  Walk           w = { .g = g, .depth = depth, .pending = (uint64_t *) (void *) aligned,
+                       .capacity = g->cells / 4, .largest_root = { -1, -1 },
+                       .first_root = first, .first_taken = ATOMIC_FLAG_INIT };
   atomic_init (&w.ends, blocks << 32);
   atomic_init (&w.overflow, 0);
+  g->back_from = g->cells;
   if (terrain_parallel_threads () > 1)
     terrain_parallel_for (2, walk_task, &w);
-  if (terrain_parallel_threads () == 1 || atomic_load (&w.overflow))
+  else
+    walk_task (&w, 0);
+  if (atomic_load (&w.overflow))
     {
+      w.pending = (uint64_t *) (void *) g->area;
       w.capacity = g->cells + RIVER_NEIGHBOURS;
-      atomic_store (&w.ends, blocks << 32);
-      atomic_store (&w.overflow, 0);
-      walk_task (&w, 0);
+      w.deepest[0] = 0;
+      g->back_from = g->cells;
+      for (size_t root = 0, at = 0; root < g->cells; root++)
+        if (g->direction[root] == RIVER_NONE)
+          at += walk_tree (&w, 0, w.pending, root, at);
+      count_upstream (g, 0, 0, g->cells);
     }
-  cut_chunks (g);
-  river_along_stack (g, accumulate_area, g, NULL, 0.0, 0.0);
+  else /* the largest tree (the first root among the largest), for the next pass */
+    g->largest_root = w.largest[1] > w.largest[0] || (w.largest[1] == w.largest[0]
+                                                      && w.largest_root[1] < w.largest_root[0])
+                        ? w.largest_root[1] : w.largest_root[0];
+  g->deepest[0] = w.deepest[0];
+  g->deepest[1] = w.deepest[1];
+  river_depth_first_chunks (g, RIVER_CHUNK_BATCHES * terrain_parallel_threads ());
+}
+
+/* Whether the cell at h[0] has a receiver: a neighbour with a slope > 0, as steepest()
+ * finds it (the slope, not the heights: a difference of a few subnormals can round to 0). */
+ALWAYS_INLINE int
+drains (const float *h, const ptrdiff_t *offset, const float *inverse_distance)
+{
+#define LOWER(k) ((h[0] - h[offset[k]]) * inverse_distance[k] > 0.0f)
+  return LOWER (0) | LOWER (1) | LOWER (2) | LOWER (3) | LOWER (4) | LOWER (5) | LOWER (6)
+         | LOWER (7);
+#undef LOWER
+}
+
+/* Pits among BLOCK interior cells, as receivers_block. */
+static size_t
+pits_block (const float *restrict h, const uint8_t *restrict outlet,
+            const ptrdiff_t *restrict offset, const float *restrict inverse_distance)
+{
+  size_t pits = 0;
+  for (int x = 0; x < BLOCK; x++)
+    pits += (size_t) ((outlet[x] == 0) & ! drains (h + x, offset, inverse_distance));
+  return pits;
+}
+
+typedef struct
+{
+  RiverGrid     *g;
+  _Atomic size_t pits;
+} PitCount;
+
+static void
+pits_rows (void *user, int strip, int first, int end)
+{
+  PitCount  *p = user;
+  RiverGrid *g = p->g;
+  const int  w = g->width;
+  size_t     pits = 0;
+  (void) strip;
+  for (int y = first; y < end; y++)
+    {
+      const size_t row = (size_t) y * w;
+      const int    inner = y > 0 && y < g->height - 1;
+      if (! g->outlet_fixed)
+        row_outlets (g, y);
+      int x = 1; /* whole blocks, then cell by cell (a block moved back would count twice) */
+      for (; inner && x + BLOCK <= w - 1; x += BLOCK)
+        pits += pits_block (g->h + row + x, g->outlet + row + x, g->offset, g->inverse_distance);
+      for (; inner && x < w - 1; x++)
+        pits += (size_t) ((g->outlet[row + x] == 0)
+                          & ! drains (g->h + row + x, g->offset, g->inverse_distance));
+      for (int x = 0; x < w; x += inner && x == 0 && w > 2 ? w - 1 : 1)
+        {
+          const size_t i = row + x;
+          float        h[1 + RIVER_NEIGHBOURS];
+          if (g->outlet[i])
+            continue;
+          h[0] = g->h[i];
+          for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+            {
+              const ptrdiff_t j = river_neighbour (g, x, y, k);
+              h[1 + k] = j >= 0 ? g->h[j] : h[0];
+            }
+          pits += ! drains (h, copied_offset, g->inverse_distance);
+        }
+    }
+  atomic_fetch_add (&p->pits, pits);
 }
 
 size_t
 river_count_pits (RiverGrid *g)
 {
-  river_find_receivers (g, NULL, 0.0, 0.0);
-  size_t pits = 0;
-  for (size_t i = 0; i < g->cells; i++)
-    pits += g->direction[i] == RIVER_NONE && ! g->outlet[i];
-  return pits;
+  PitCount p = { .g = g };
+  atomic_init (&p.pits, 0);
+  terrain_parallel_rows (g->height, g->strips, g->height, pits_rows, &p, NULL, 0.0, 0.0);
+  return atomic_load (&p.pits);
 }

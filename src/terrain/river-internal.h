@@ -24,8 +24,9 @@ extern const int RIVER_DX[RIVER_NEIGHBOURS], RIVER_DY[RIVER_NEIGHBOURS];
 #define RIVER_WRAPS (1u << RIVER_NEIGHBOURS)
 
 /* The passes along the receiver order run on this many chunks per thread, in about as many
- * batches (they report progress between batches; fewer when a tree is larger than a
- * chunk), on RIVER_MAX_CHUNKS chunks at most. */
+ * batches (they report progress between batches; fewer when a tree is larger than a chunk
+ * of the breadth-first order: the depth-first order's chunks need not hold whole trees), on
+ * RIVER_MAX_CHUNKS chunks at most. */
 #define RIVER_CHUNK_BATCHES 8
 #define RIVER_MAX_CHUNKS    256
 
@@ -66,10 +67,17 @@ typedef struct
    * spare 8-byte places after them. */
   int32_t  *stack, *parent;
   float    *area;          /* by place: drainage area in cells (the cell and all it drains) */
+  uint32_t *upstream;      /* the same memory as area, of the depth-first order: the count
+                            * of cells at each place and upstream of it */
   float    *sorted;        /* by place: the heights a chain has made */
   int       strips;        /* row strips of the parallel passes */
-  /* The stack in chunks of whole trees, for the passes along it: chunk c is
-   * places chunk_start[c] .. chunk_start[c + 1] - 1. */
+  /* The depth-first order (river_order_depth_first) was walked from both ends: the places
+   * from back_from on from the last one down. */
+  size_t    back_from;
+  int32_t   deepest[2]; /* the greatest depth among the front's places and the back's */
+  int32_t   largest_root; /* the root of the last walk's largest tree (-1: none yet) */
+  /* The stack in chunks for the passes along it: chunk c is places chunk_start[c] ..
+   * chunk_start[c + 1] - 1; of whole trees, but for the depth-first order's. */
   int       chunks;
   size_t    chunk_start[RIVER_MAX_CHUNKS + 1];
   int       chunk_order[RIVER_MAX_CHUNKS]; /* the chunks, largest first */
@@ -109,21 +117,45 @@ river_neighbour (const RiverGrid *g, int x, int y, int k)
   return (ptrdiff_t) ny * g->width + nx;
 }
 
+/* The lowest bit set of a non-zero mask, and the mask without it. */
+static inline int
+river_take_lowest (unsigned *mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+  const int k = __builtin_ctz (*mask);
+#else
+  int k = 0;
+  while (! (*mask >> k & 1))
+    k++;
+#endif
+  *mask &= *mask - 1;
+  return k;
+}
+
 /* ---- river-flow.c ---- */
 
 /* Sets up the neighbour tables of a width x height grid (buffers are the caller's). */
 void          river_grid_init (RiverGrid *g, int width, int height, int wrap);
 /* Fills g->prefer (once: it depends on the cell only). */
 void          river_set_preferences (RiverGrid *g);
+/* The outlets alone (unless fixed), for a fill: the start's receivers are never used, the
+ * first step or pass finds them on the filled heights. */
+void          river_find_outlets (RiverGrid *g);
 /* Outlets (unless fixed), the direction of every cell's receiver, then the donor bits;
  * reports progress on [from, to]. */
 TerrainStatus river_find_receivers (RiverGrid *g, const TerrainProgress *progress,
                                     double from, double to);
 /* The receiver order and its chunks (one thread), and the drainage area of every place. */
 void          river_order_and_area (RiverGrid *g);
-/* The same in depth-first order (a cell's subtree right after it), with each place's
- * depth (steps to its root) in depth (an int32 a cell). */
-void          river_order_depth_first_and_area (RiverGrid *g, int32_t *depth);
+/* The receiver order depth first (a cell's subtree right after it in the order it was
+ * walked: from both ends, g->back_from), with each place's depth (steps to its root) in
+ * depth (an int32 a cell) and its upstream cells in g->upstream, in chunks of about equal
+ * size that need not hold whole trees. Uses g->sorted. */
+void          river_order_depth_first (RiverGrid *g, int32_t *depth);
+/* Cuts the depth-first order into `wanted` chunks of about equal size (at most
+ * RIVER_MAX_CHUNKS), the front's places and the back's apart. A chunk need not hold whole
+ * trees: a pass along it finds the path from a tree's root to a chunk's first cell. */
+void          river_depth_first_chunks (RiverGrid *g, int wanted);
 /* Runs task (user, first, end) on every chunk's places, on the threads there are, largest
  * chunk first: trees are independent, so the result is the one of a single pass in receiver
  * order. With a progress, in batches of chunks (river-flow.c: batch_end), reporting on
@@ -132,7 +164,8 @@ TerrainStatus river_along_stack (const RiverGrid *g,
                                  void (*task) (void *user, size_t first, size_t end),
                                  void *user, const TerrainProgress *progress, double from,
                                  double to);
-/* Non-outlet cells without a strictly lower neighbour, outlets found from the heights. */
+/* Non-outlet cells without a receiver (a neighbour of slope > 0), outlets found from the
+ * heights (unless fixed); neither the receivers nor the donor bits are written. */
 size_t        river_count_pits (RiverGrid *g);
 
 /* ---- river-fill.c ---- */
@@ -203,8 +236,9 @@ typedef struct
 TerrainStatus river_diffusion_init (RiverDiffusion *d, const RiverGrid *g, double coefficient);
 void          river_diffusion_free (RiverDiffusion *d);
 /* One implicit step of hillslope diffusion on g->h; roots (g->direction RIVER_NONE) keep
- * their heights. The heights before it are left in d->before. */
-void          river_diffuse (RiverDiffusion *d, const RiverGrid *g);
+ * their heights. The heights before it are left in d->before, and the result goes to
+ * `copy` too when it is not NULL. */
+void          river_diffuse (RiverDiffusion *d, const RiverGrid *g, float *copy);
 
 /* ---- The run: river-erosion.c and river-step.c ---- */
 

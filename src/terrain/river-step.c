@@ -180,7 +180,7 @@ river_step (RiverRun *r, int step)
   if (terrain_progress_report (r->progress, start + 0.45 * per_step))
     return TERRAIN_CANCELLED;
   if (r->diffusion.block)
-    river_diffuse (&r->diffusion, &r->g);
+    river_diffuse (&r->diffusion, &r->g, NULL);
   if (r->uplift)
     terrain_parallel_rows (r->g.height, r->g.strips, r->g.height, uplift_rows, r, NULL, 0.0,
                            0.0);
