@@ -1,15 +1,19 @@
 /* terrain-render: renders any terrain procedure with the core alone, no GIMP.
  *
- *   terrain-render PROCEDURE WIDTH HEIGHT OUT.{pgm,pfm} [--input IN.pgm] [name=value ...]
+ *   terrain-render PROCEDURE WIDTH HEIGHT OUT.{pgm,pfm} [--input IN.pgm] [--reduced FACTOR]
+ *                  [name=value ...]
  *
  * Arguments are the procedure's PDB arguments by name (choices by nick); omitted ones take
  * their defaults, exactly as a Script-Fu keyword call does. OUT.pgm is a 16-bit PGM,
  * OUT.pfm a float PFM. Filters, and generators with guide=1, read the layer's heights
- * from --input (8- or 16-bit PGM).
+ * from --input (8- or 16-bit PGM). --reduced renders a filter's look on the layer reduced
+ * FACTOR times (src/procedures/reduced.h: what GIMP shows while a stroke is painted under its
+ * effect; FACTOR 0 takes the GEGL module's factor for the layer's size).
  * The integration tests compare GIMP's pixels against this program's output.
  */
 #include "pnm.h"
 #include "procedure-info.h"
+#include "reduced.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +23,7 @@ static int
 usage (void)
 {
   fprintf (stderr, "usage: terrain-render PROCEDURE WIDTH HEIGHT OUT.pgm|OUT.pfm "
-                   "[--input IN.pgm] [name=value ...]\nprocedures:\n");
+                   "[--input IN.pgm] [--reduced FACTOR] [name=value ...]\nprocedures:\n");
   for (int i = 0; terrain_procedures[i]; i++)
     fprintf (stderr, "  %s\n", terrain_procedures[i]->name);
   return 2;
@@ -67,9 +71,15 @@ main (int argc, char **argv)
     return fprintf (stderr, "terrain-render: out of memory\n"), 1;
   terrain_arg_defaults (info, values);
 
-  int have_input = 0;
+  int have_input = 0, factor = 1;
   for (int a = 5; a < argc; a++)
     {
+      if (strcmp (argv[a], "--reduced") == 0 && a + 1 < argc)
+        {
+          factor = atoi (argv[++a]);
+          factor = factor > 0 ? factor : terrain_reduced_factor (width, height);
+          continue;
+        }
       if (strcmp (argv[a], "--input") == 0 && a + 1 < argc)
         {
           have_input = 1;
@@ -86,9 +96,14 @@ main (int argc, char **argv)
     return fprintf (stderr, "terrain-render: %s with these arguments reads the layer: "
                             "give --input IN.pgm\n", info->name), 2;
 
+  if (factor > 1 && info->reduce == NULL)
+    return fprintf (stderr, "terrain-render: %s has no reduced look\n", info->name), 2;
   char why[256] = "";
-  TerrainStatus status = terrain_procedure_render (info, values, heights, width, height, NULL,
-                                                   why, sizeof why);
+  TerrainStatus status =
+    factor > 1 ? terrain_procedure_render_reduced (info, values, heights, width, height, factor,
+                                                   NULL, why, sizeof why)
+               : terrain_procedure_render (info, values, heights, width, height, NULL, why,
+                                           sizeof why);
   if (status != TERRAIN_OK)
     return fprintf (stderr, "terrain-render: %s: %s\n", terrain_status_message (status), why), 1;
 

@@ -165,7 +165,7 @@ typedef enum
   TERRAIN_FILTER     /* reads the layer's heights and changes them */
 } TerrainProcedureKind;
 
-typedef struct
+typedef struct TerrainProcedureInfo
 {
   const char                *name;       /* "plug-in-terrain-..." */
   const char                *menu_label; /* with its mnemonic: "_Diamond-Square..." */
@@ -203,6 +203,14 @@ typedef struct
   const char *const *map_names;
   TerrainStatus (*render_maps) (const void *params, float *heights, int width, int height,
                                 float *const *maps, const TerrainProgress *progress);
+
+  /* Optional, for filters whose result on the layer reduced `factor` times on each side,
+   * stretched back, looks like their result on the whole layer: makes the argument values
+   * for the reduced layer, in place (reduced.h). GIMP's renders while a stroke is painted
+   * under the filter's effect show that result (src/gegl/stroke.h); NULL: they show the
+   * filter's own. */
+  void (*reduce) (const struct TerrainProcedureInfo *info, TerrainArgValue *values,
+                  int factor);
 } TerrainProcedureInfo;
 
 /* A descriptor's core: the parameter struct T, its defaults function and its entry point,

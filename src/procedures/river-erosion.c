@@ -1,6 +1,7 @@
 /* plug-in-terrain-river-erosion: descriptor. A filter: it reads the layer's heights (with
  * uplift from the layer, its uplift map). */
 #include "procedure-info.h"
+#include "reduced.h"
 
 #include "river-erosion.h"
 
@@ -172,5 +173,6 @@ const TerrainProcedureInfo terrain_procedure_river_erosion = {
   TERRAIN_CORE_FIELDS (TerrainRiverErosion),
   .maps_arg = "flow-layers",
   .map_names = map_names,
-  .render_maps = render_maps
+  .render_maps = render_maps,
+  .reduce = terrain_reduce_in_layer_units
 };
