@@ -5,7 +5,9 @@
 #include "mainloop-probe.h"
 #include "op-properties.h"
 #include "pixel-codec.h"
+#include "reduced.h"
 #include "result-cache.h"
+#include "stroke.h"
 #include "terrain-build-id.h"
 
 #include <stdarg.h>
@@ -18,6 +20,7 @@ typedef struct
   TerrainArgValue    *values;  /* one per argument, in the descriptor's order */
   gchar             **strings; /* the owned text of string arguments */
   const Babl         *format;  /* pixels in and out: the layer's own (prepare) */
+  TerrainStroke      *stroke;  /* the base of its strokes' looks (stroke.h) */
 } TerrainOperation;
 
 typedef struct
@@ -93,6 +96,7 @@ instance_init (GTypeInstance *instance, gpointer g_class)
   TerrainOperation            *self = OPERATION (instance);
   self->values = g_new0 (TerrainArgValue, klass->arg_count);
   self->strings = g_new0 (gchar *, klass->arg_count);
+  self->stroke = terrain_stroke_new ();
   terrain_arg_defaults (klass->info, self->values);
 }
 
@@ -104,6 +108,7 @@ finalize (GObject *object)
     g_free (self->strings[i]);
   g_free (self->strings);
   g_free (self->values);
+  terrain_stroke_free (self->stroke);
   G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))->finalize (object);
 }
 
@@ -268,42 +273,83 @@ log_render (GeglOperation *operation, const char *format, ...)
   fclose (log);
 }
 
+/* How many times smaller on each side the layer is for a look of the filter (stroke.h): 1
+ * for a procedure without looks, or a layer small enough to take the filter itself. */
+static int
+look_factor (const TerrainProcedureInfo *info, const GeglRectangle *layer)
+{
+  if (info->reduce == NULL || info->kind != TERRAIN_FILTER)
+    return 1;
+  return terrain_reduced_factor (layer->width, layer->height);
+}
+
+/* The layer's heights from its pixels (none: a generator's start), in a new block (freed
+ * with terrain_pages_free) at *heights. */
+static TerrainStatus
+layer_heights (GeglOperation *operation, const TerrainPixelCodec *codec, const guchar *pixels,
+               gsize n, float **heights)
+{
+  *heights = terrain_pages_alloc (n * sizeof (float));
+  if (*heights == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  if (pixels && ! pixels_to_heights (operation, codec, pixels, *heights, n))
+    return TERRAIN_ERROR_INVALID;
+  return TERRAIN_OK;
+}
+
 /* The procedure's heights for the whole layer: kept from an earlier render of the same
- * pixels and settings, else rendered and kept. */
+ * pixels and settings, else rendered and kept; for a stroke's render, the filter's look
+ * (stroke.h: not kept). A full result of a filter with looks is the base of the next
+ * stroke's. */
 static TerrainStatus
 render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
               const GeglRectangle *layer, const TerrainPixelCodec *codec,
               TerrainResult **result, char *why, size_t why_size)
 {
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
-  const TerrainArgValue      *values = OPERATION (operation)->values;
+  TerrainOperation           *self = OPERATION (operation);
   const TerrainProgress       progress = { report, operation };
   const gsize                 n = (gsize) layer->width * layer->height;
   guchar                     *pixels = NULL;
-  if (terrain_reads_layer (info, values) &&
+  if (terrain_reads_layer (info, self->values) &&
       (pixels = read_pixels (input, source, layer, codec)) == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
 
   const TerrainResultKey key = result_key (operation, codec, layer, pixels);
-  TerrainStatus          status = TERRAIN_OK;
+  const TerrainResultKey settings = result_key (operation, codec, layer, NULL);
+  const int              factor = look_factor (info, layer);
   const gboolean         reused = (*result = terrain_result_lookup (&key, n)) != NULL;
-  if (! reused)
+  const gboolean         look = ! reused && factor > 1 && terrain_stroke_render ();
+  TerrainStatus          status = TERRAIN_OK;
+  float                 *heights = NULL;
+  if (! reused || factor > 1)
+    status = layer_heights (operation, codec, pixels, n, &heights);
+  if (status == TERRAIN_OK && factor > 1 && ! look)
+    terrain_stroke_keep (self->stroke, &settings, &key, heights, layer->width, layer->height,
+                         factor);
+  if (status == TERRAIN_OK && ! reused)
     {
-      float *heights = terrain_pages_alloc (n * sizeof (float));
-      if (heights == NULL)
-        status = TERRAIN_ERROR_NO_MEMORY;
-      else if (pixels && ! pixels_to_heights (operation, codec, pixels, heights, n))
-        status = TERRAIN_ERROR_INVALID;
-      else
-        status = terrain_procedure_render (info, values, heights, layer->width, layer->height,
-                                           &progress, why, why_size);
+      status = look ? terrain_stroke_look (self->stroke, &settings, info, self->values, heights,
+                                           layer->width, layer->height, factor, &progress, why,
+                                           why_size)
+                    : terrain_procedure_render (info, self->values, heights, layer->width,
+                                                layer->height, &progress, why, why_size);
       if (status == TERRAIN_OK)
-        terrain_result_keep (&key, *result = terrain_result_new (heights, n));
-      else
-        terrain_pages_free (heights);
+        {
+          *result = terrain_result_new (g_steal_pointer (&heights), n);
+          if (look)
+            terrain_stroke_forget (operation);
+          else
+            terrain_result_keep (&key, *result);
+        }
     }
-  log_render (operation, "%dx%d: %s", layer->width, layer->height,
-              reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");
+  terrain_pages_free (heights);
+  if (look)
+    log_render (operation, "%dx%d: %s at 1/%d, for a stroke", layer->width, layer->height,
+                status == TERRAIN_OK ? "looked at" : "failed", factor);
+  else
+    log_render (operation, "%dx%d: %s", layer->width, layer->height,
+                reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");
   g_free (pixels);
   return status;
 }

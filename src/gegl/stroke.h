@@ -1,0 +1,58 @@
+/* The renders GIMP asks for while the artist paints a stroke on a layer under an effect.
+ *
+ * GIMP 3.0.4 and 3.2.6 paint in a thread of their own and, every 10 ms of painting, render
+ * the image from a main-loop timeout of priority G_PRIORITY_HIGH_IDLE, the main loop and the
+ * paint thread waiting meanwhile (app/tools/gimppainttool-paint.c:
+ * gimp_paint_tool_paint_timeout). A whole-layer effect of 0.3 s froze GIMP for each of a
+ * stroke's two to four renders. Once the stroke ends, GIMP renders the layer's effects once
+ * more from elsewhere (app/core/gimpdrawable.c: gimp_drawable_end_paint, "Refresh filters
+ * after painting": an update of the whole layer in 3.2.6, the layer hidden and shown again
+ * in 3.0.4), so the renders of the stroke itself may show a filter's look
+ * (src/procedures/reduced.h): the last one is always replaced by the filter's result. No
+ * other timeout of that priority renders an image in GIMP (its draw tool's draws only the
+ * tool's outlines).
+ *
+ * A look is drawn as a change from the last full result the operation gave (reduced.h),
+ * found again in the kept results (result-cache.h), so that what the stroke did not touch
+ * stays as sharp as it was. */
+#ifndef TERRAIN_STROKE_H
+#define TERRAIN_STROKE_H
+
+#include "procedure-info.h"
+#include "result-cache.h"
+
+#include <gegl-plugin.h>
+
+/* Whether the render under way is one of a stroke's: in GIMP's main loop, from a timeout of
+ * priority G_PRIORITY_HIGH_IDLE. */
+gboolean      terrain_stroke_render (void);
+
+/* GEGL keeps an operation's whole-layer output in its node's cache and would give a look
+ * kept there for the same input again, at the render that ends the stroke too: drops it
+ * from there, and from the caches after it, as soon as the main loop runs again (at
+ * G_PRIORITY_HIGH: before any event, and before that render). */
+void          terrain_stroke_forget (GeglOperation *operation);
+
+/* An operation's last full result, which its strokes' looks are drawn from. */
+typedef struct TerrainStroke TerrainStroke;
+
+TerrainStroke *terrain_stroke_new (void);
+void          terrain_stroke_free (TerrainStroke *stroke);
+
+/* A full render gave the result kept as `result` (result-cache.h) for the layer `heights`
+ * (width x height), under `settings` (a key of the operation, its settings, and the layer's
+ * format and size): the base of the next stroke's looks, at `factor`. */
+void          terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey *settings,
+                                   const TerrainResultKey *result, const float *heights,
+                                   int width, int height, int factor);
+
+/* Replaces heights (the layer, width x height) with the filter's look at `factor`: the base's
+ * result plus the change of the look when the base is of these settings and its result is
+ * still kept, else the look alone. The failures of the filter, and TERRAIN_ERROR_NO_MEMORY. */
+TerrainStatus terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
+                                   const TerrainProcedureInfo *info,
+                                   const TerrainArgValue *values, float *heights, int width,
+                                   int height, int factor, const TerrainProgress *progress,
+                                   char *why, size_t why_size);
+
+#endif
