@@ -4,7 +4,8 @@ tests/bench/gimp/bench-live.py (the benchmark).
 
 GIMP runs with gimp-terrain's GEGL module, which writes two logs (src/gegl):
   - TERRAIN_RENDER_LOG: every call GIMP makes to a terrain operation ("asked for ...") and
-    every whole-layer render ("WxH: computed|reused|failed"), each line with its time;
+    every whole-layer render ("WxH: computed|reused|failed", or "WxH: looked at at 1/F, for
+    a stroke": a filter's look during a stroke, src/gegl/stroke.h), each line with its time;
   - TERRAIN_MAINLOOP_LOG: a 2 ms high-priority timeout in GIMP's main loop logs every gap
     between its ticks of 10 ms or more: how long the loop that draws the canvas and takes
     the mouse was blocked (mainloop-probe.h).
@@ -137,9 +138,11 @@ class Live:
         subprocess.run(["import", "-window", "root", path], env=self.env, check=False)
         return path
 
-    def stroke(self, k, steps=12):
+    def stroke(self, k, steps=12, hold=0.0):
         """Stroke number k with the mouse: a diagonal line, each stroke elsewhere so that it
-        changes pixels no earlier stroke made black. Returns (mouse down, mouse up) times."""
+        changes pixels no earlier stroke made black; the mouse held still for `hold` seconds
+        before it goes up (GIMP has then painted and rendered all of the stroke before mouse
+        up). Returns (mouse down, mouse up) times."""
         x0, y0, x1, y1 = CANVAS
         y = y0 + 40 + (k * 53) % (y1 - y0 - 160)
         x = x0 + 40 + (k * 37) % 120
@@ -149,6 +152,7 @@ class Live:
         for i in range(1, steps + 1):
             self.xdotool("mousemove", x + i * (x1 - x0 - 240) // steps, y + i * 8)
             time.sleep(0.02)
+        time.sleep(hold)
         self.xdotool("mouseup", 1)
         return down, time.monotonic()
 
@@ -175,9 +179,11 @@ class Live:
     # ---- What GIMP's process logged ----
 
     def renders(self, since, until=float("inf")):
-        """[(time, "computed"|"reused"|"failed", op)] of whole-layer renders in the window."""
+        """[(time, "computed"|"reused"|"failed"|"looked at", op)] of whole-layer renders in the
+        window ("looked at": a filter's look for a stroke)."""
         return [(t, m.group(3), m.group(2)) for t, m in
-                _lines(self.render_log, r"(terrain:\S+) \d+x\d+: (computed|reused|failed)$")
+                _lines(self.render_log,
+                       r"(terrain:\S+) \d+x\d+: (computed|reused|failed|looked at)(?: at 1/\d+, for a stroke)?$")
                 if since <= t <= until]
 
     def asked(self, since, until=float("inf")):
@@ -215,8 +221,11 @@ class Live:
         return False
 
     def measure(self, down, up):
-        """One stroke's figures, once it settled: {renders during the stroke, after it,
-        mouse up -> last render done (s), mouse up -> main loop free (s), longest stall (ms)}."""
+        """One stroke's figures, once it settled: {renders computed during the stroke, after it,
+        the looks of the stroke, every render's result after mouse up, the last render's result
+        since mouse down (what the canvas keeps), mouse up -> last render
+        done (s), mouse up -> main loop free (s), longest stall (ms), longest stall that began
+        with the mouse down (ms)}."""
         after = self.renders(up)
         during = self.renders(down, up)
         done = after[-1][0] if after else None
@@ -227,10 +236,14 @@ class Live:
         free = max([work_end] + ends)
         return {"computed during": sum(1 for r in during if r[1] == "computed"),
                 "computed after": sum(1 for r in after if r[1] == "computed"),
+                "looks": sum(1 for r in self.renders(down) if r[1] == "looked at"),
                 "results after": [r[1] for r in after],
+                "last result": ([r[1] for r in self.renders(down)] or [None])[-1],
                 "render done": None if done is None else done - up,
                 "loop free": free - up,
-                "longest stall": max([ms for _, ms in stalls] + [0.0])}
+                "longest stall": max([ms for _, ms in stalls] + [0.0]),
+                "longest stall painting": max([ms for end, ms in stalls if end - ms / 1000 <= up]
+                                              + [0.0])}
 
     def finish(self):
         """Quits GIMP (Ctrl+Q once the script is done) and Xvfb."""
@@ -268,11 +281,12 @@ def press_ok_after_preview(live):
         return live.renders(ok_at), f.read()
 
 
-def paint(live, effects, strokes, undo=True, on_stroke=None, confirm=()):
+def paint(live, effects, strokes, undo=True, on_stroke=None, confirm=(), holds=()):
     """For each effect the script puts on the layer: `strokes` strokes, each measured once
     GIMP is done with it (Live.measure); then, with undo, Ctrl+Z and Ctrl+Y of the last
     stroke and the renders each led to. on_stroke(live, op, k) may look at the screen after
-    each stroke; an effect in `confirm` gets one more stroke, timed on the screen too
+    each stroke; holds[i] is how long the mouse stays still before stroke i goes up (none:
+    0); an effect in `confirm` gets one more stroke, timed on the screen too
     (Live.stroke_on_screen). Returns {op: {"strokes": [...], "screen": {...}, "undo": [...],
     "redo": [...]}}."""
     results, k = {}, 0
@@ -284,8 +298,8 @@ def paint(live, effects, strokes, undo=True, on_stroke=None, confirm=()):
         if i == 0:
             live.keys("p")  # the Paintbrush
         result = results[op] = {"strokes": []}
-        for _ in range(strokes):
-            down, up = live.stroke(k)
+        for j in range(strokes):
+            down, up = live.stroke(k, hold=holds[j] if j < len(holds) else 0.0)
             k += 1
             live.settle(down)
             result["strokes"].append(live.measure(down, up))

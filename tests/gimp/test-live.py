@@ -8,6 +8,12 @@ Checks, with River Erosion and Smooth Heightmap as effects on a 1024² GRAY u16 
     computes nothing again (the module's kept result);
   - every stroke leads to a new render ("computed"), and a River Erosion stroke changes the
     canvas on the screen;
+  - while a stroke is painted, River Erosion's renders are its looks (src/gegl/stroke.h),
+    Smooth Heightmap's its own result (it has no look), and every stroke ends on the
+    effect's own result: the stroke's last render is "computed" or "reused", not a look
+    (GEGL's cache of the last look was dropped, and GIMP rendered the layer again), also
+    after a stroke whose mouse stayed still before going up (the last look then had the same
+    input as the render after mouse up; Smooth Heightmap then has nothing left to render);
   - Ctrl+Z and Ctrl+Y of a stroke compute nothing (kept results);
   - GIMP quits cleanly.
 The times (mouse up to the render, the longest main-loop stall) are printed, not checked:
@@ -29,7 +35,9 @@ RIVER, SMOOTH = "terrain:river-erosion", "terrain:smooth"
 live = Live(plugin, module, workdir, [RIVER, SMOOTH], dialog=True)
 try:
     after_ok, seen = press_ok_after_preview(live)
-    results = paint(live, [RIVER, SMOOTH], 2, confirm=(RIVER,))
+    # The second stroke stays still before mouse up: GIMP paints and renders all of it then,
+    # so the render after mouse up has the same input as the stroke's last look.
+    results = paint(live, [RIVER, SMOOTH], 2, confirm=(RIVER,), holds=(0.0, 0.8))
     live.shoot("after-strokes.png")
     ticks = live.ticks()
 finally:
@@ -47,14 +55,19 @@ for op in (RIVER, SMOOTH):
     result = results.get(op, {})
     strokes = result.get("strokes", []) + ([result["screen"]] if "screen" in result else [])
     checks.check(len(strokes) >= 2, "%s: %d strokes measured" % (op, len(strokes)))
+    looks = sum(stroke["looks"] for stroke in strokes)
+    checks.check(looks >= 1 if op == RIVER else looks == 0,
+                 "%s: %d looks while the strokes were painted" % (op, looks))
     for i, stroke in enumerate(strokes):
         checks.check(stroke["computed during"] + stroke["computed after"] >= 1,
                      "%s: stroke %d led to no new render: %s" % (op, i + 1, stroke))
+        checks.check(stroke["last result"] in ("computed", "reused"),
+                     "%s: stroke %d did not end on the effect's result: %s" % (op, i + 1, stroke))
         print("%s stroke %d: mouse up -> render done %s s, -> main loop free %.3f s; longest stall "
-              "%.0f ms; computed during / after: %d / %d" % (
+              "%.0f ms (%.0f ms begun while painting); computed during / after: %d / %d; looks %d" % (
                   op, i + 1, "-" if stroke["render done"] is None else "%.3f" % stroke["render done"],
-                  stroke["loop free"], stroke["longest stall"], stroke["computed during"],
-                  stroke["computed after"]))
+                  stroke["loop free"], stroke["longest stall"], stroke["longest stall painting"],
+                  stroke["computed during"], stroke["computed after"], stroke["looks"]))
     for name in ("undo", "redo"):
         checks.check("reused" in result.get(name, []) and "computed" not in result.get(name, []),
                      "%s: %s gave %s, not the kept result" % (op, name, result.get(name)))

@@ -12,7 +12,9 @@ done with it:
     stall that began before that render was done);
   - "stall": the longest gap between the main-loop probe's 2 ms ticks from mouse down on
     (how long GIMP took no input and drew nothing);
-  - "renders": whole-layer renders computed during the stroke and after mouse up.
+  - "renders": whole-layer renders computed during the stroke and after mouse up;
+  - "looks": renders that showed a filter's look (src/gegl/stroke.h: River Erosion's while the
+    stroke is painted), and the longest stall that began with the mouse down.
 River Erosion also gets a stroke timed on the screen (the canvas grabbed until it stays),
 and every effect Ctrl+Z and Ctrl+Y after its strokes: what the module computed for them.
 References in the same session: the layer with no effect, and GIMP's own Gaussian Blur
@@ -40,16 +42,19 @@ def ms(seconds):
 
 def table(results):
     print("| effect, 1024² GRAY u16 | strokes | mouse up -> render done (ms) | mouse up -> "
-          "main loop free (ms) | longest main-loop stall, median / max (ms) | renders computed "
-          "during / after the stroke (median) | Ctrl+Z, Ctrl+Y |")
-    print("|---|---|---|---|---|---|---|")
+          "main loop free (ms) | longest main-loop stall, median / max (ms) | longest stall "
+          "begun with the mouse down, median (ms) | renders computed during / after the stroke "
+          "(median) | looks a stroke (median) | Ctrl+Z, Ctrl+Y |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for op, result in results.items():
         rows = result["strokes"]
         stalls = [r["longest stall"] for r in rows]
-        print("| %s | %d | %s | %s | %s / %s | %s / %s | %s, %s |" % (
+        print("| %s | %d | %s | %s | %s / %s | %.0f | %s / %s | %s | %s, %s |" % (
             op or "(no effect)", len(rows), ms(median(r["render done"] for r in rows)),
             ms(median(r["loop free"] for r in rows)), "%.0f" % median(stalls), "%.0f" % max(stalls),
+            median(r["longest stall painting"] for r in rows),
             median(r["computed during"] for r in rows), median(r["computed after"] for r in rows),
+            median(r["looks"] for r in rows),
             "/".join(result.get("undo", [])) or "-", "/".join(result.get("redo", [])) or "-"))
 
 
