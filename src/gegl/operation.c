@@ -273,16 +273,6 @@ log_render (GeglOperation *operation, const char *format, ...)
   fclose (log);
 }
 
-/* How many times smaller on each side the layer is for a look of the filter (stroke.h): 1
- * for a procedure without looks, or a layer small enough to take the filter itself. */
-static int
-look_factor (const TerrainProcedureInfo *info, const GeglRectangle *layer)
-{
-  if (info->reduce == NULL || info->kind != TERRAIN_FILTER)
-    return 1;
-  return terrain_reduced_factor (layer->width, layer->height);
-}
-
 /* The layer's heights from its pixels (none: a generator's start), in a new block (freed
  * with terrain_pages_free) at *heights. */
 static TerrainStatus
@@ -317,14 +307,16 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
 
   const TerrainResultKey key = result_key (operation, codec, layer, pixels);
   const TerrainResultKey settings = result_key (operation, codec, layer, NULL);
-  const int              factor = look_factor (info, layer);
+  const int              factor = terrain_look_factor (info, layer->width, layer->height);
   const gboolean         reused = (*result = terrain_result_lookup (&key, n)) != NULL;
-  const gboolean         look = ! reused && factor > 1 && terrain_stroke_render ();
+  const gboolean         look = ! reused && factor > 0 && terrain_stroke_render () &&
+                        terrain_stroke_has_base (self->stroke, &settings, layer->width,
+                                                 layer->height, factor);
   TerrainStatus          status = TERRAIN_OK;
   float                 *heights = NULL;
-  if (! reused || factor > 1)
+  if (! reused || factor > 0)
     status = layer_heights (operation, codec, pixels, n, &heights);
-  if (status == TERRAIN_OK && factor > 1 && ! look)
+  if (status == TERRAIN_OK && factor > 0 && ! look)
     terrain_stroke_keep (self->stroke, &settings, &key, heights, layer->width, layer->height,
                          factor);
   if (status == TERRAIN_OK && ! reused)

@@ -87,19 +87,39 @@ terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey *settings,
   g_mutex_unlock (&stroke->lock);
 }
 
-/* The base's full result when it is of these settings and still kept, with the base's look
- * made if it is not yet; NULL otherwise. Under the lock. */
+/* The base's full result when it is of these settings and still kept; NULL otherwise. Under
+ * the lock. */
+static TerrainResult *
+kept_base (TerrainStroke *stroke, const TerrainResultKey *settings, int width, int height,
+           int factor)
+{
+  if (! stroke->kept || memcmp (&stroke->settings, settings, sizeof *settings) != 0 ||
+      stroke->width != width || stroke->height != height || stroke->factor != factor)
+    return NULL;
+  return terrain_result_lookup (&stroke->result, (gsize) width * height);
+}
+
+gboolean
+terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings, int width,
+                         int height, int factor)
+{
+  g_mutex_lock (&stroke->lock);
+  TerrainResult *base = kept_base (stroke, settings, width, height, factor);
+  g_mutex_unlock (&stroke->lock);
+  terrain_result_unref (base);
+  return base != NULL;
+}
+
+/* The base's full result (kept_base), with the base's look made if it is not yet (a paint
+ * look's is the base's layer itself); NULL when there is none. Under the lock. */
 static TerrainResult *
 base_result (TerrainStroke *stroke, const TerrainResultKey *settings,
              const TerrainProcedureInfo *info, const TerrainArgValue *values, int width,
              int height, int factor)
 {
-  const gsize n = (gsize) width * height, cells = reduced_cells (width, height, factor);
-  if (! stroke->kept || memcmp (&stroke->settings, settings, sizeof *settings) != 0 ||
-      stroke->width != width || stroke->height != height || stroke->factor != factor)
-    return NULL;
-  TerrainResult *result = terrain_result_lookup (&stroke->result, n);
-  if (result == NULL || stroke->look != NULL)
+  const gsize    cells = reduced_cells (width, height, factor);
+  TerrainResult *result = kept_base (stroke, settings, width, height, factor);
+  if (result == NULL || stroke->look != NULL || info->reduce == NULL)
     return result;
   char why[256];
   stroke->look = g_memdup2 (stroke->layer, cells * sizeof (float));
@@ -129,7 +149,7 @@ terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
     {
       g_mutex_lock (&stroke->lock);
       TerrainResult *base = base_result (stroke, settings, info, values, width, height, factor);
-      terrain_stretch_look (look, base ? stroke->look : NULL,
+      terrain_stretch_look (look, base ? (stroke->look ? stroke->look : stroke->layer) : NULL,
                             base ? terrain_result_heights (base) : NULL, factor, heights, width,
                             height);
       g_mutex_unlock (&stroke->lock);

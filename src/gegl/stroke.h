@@ -8,13 +8,14 @@
  * more from elsewhere (app/core/gimpdrawable.c: gimp_drawable_end_paint, "Refresh filters
  * after painting": an update of the whole layer in 3.2.6, the layer hidden and shown again
  * in 3.0.4), so the renders of the stroke itself may show a filter's look
- * (src/procedures/reduced.h): the last one is always replaced by the filter's result. No
+ * (src/procedures/reduced.h: River Erosion's on the layer reduced, the erosion filters' the
+ * stroke's paint alone): the last one is always replaced by the filter's result. No
  * other timeout of that priority renders an image in GIMP (its draw tool's draws only the
  * tool's outlines).
  *
  * A look is drawn as a change from the last full result the operation gave (reduced.h),
  * found again in the kept results (result-cache.h), so that what the stroke did not touch
- * stays as sharp as it was. */
+ * stays as sharp as it was; without that base, a stroke's render is the filter's own. */
 #ifndef TERRAIN_STROKE_H
 #define TERRAIN_STROKE_H
 
@@ -46,9 +47,15 @@ void          terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey
                                    const TerrainResultKey *result, const float *heights,
                                    int width, int height, int factor);
 
-/* Replaces heights (the layer, width x height) with the filter's look at `factor`: the base's
- * result plus the change of the look when the base is of these settings and its result is
- * still kept, else the look alone. The failures of the filter, and TERRAIN_ERROR_NO_MEMORY. */
+/* Whether the operation's last full result is of these settings (and the layer's size and
+ * format) and still kept: the base a look of the filter at `factor` is drawn from. */
+gboolean      terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings,
+                                       int width, int height, int factor);
+
+/* Replaces heights (the layer, width x height) with the filter's look at `factor`
+ * (terrain_look_factor): the base's result plus the change of the look when the base is of
+ * these settings and its result is still kept (terrain_stroke_has_base), else the look
+ * alone. The failures of the filter, and TERRAIN_ERROR_NO_MEMORY. */
 TerrainStatus terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
                                    const TerrainProcedureInfo *info,
                                    const TerrainArgValue *values, float *heights, int width,

@@ -64,5 +64,6 @@ const TerrainProcedureInfo terrain_procedure_hydraulic_erosion = {
   .kind = TERRAIN_FILTER,
   .args = args,
   .sliders = sliders,
+  .look_paint = true,
   TERRAIN_CORE_FIELDS (TerrainHydraulicErosion)
 };

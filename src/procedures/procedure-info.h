@@ -13,6 +13,7 @@
 #ifndef TERRAIN_PROCEDURE_INFO_H
 #define TERRAIN_PROCEDURE_INFO_H
 
+#include <stdbool.h>
 #include "terrain-types.h"
 
 #include <stddef.h>
@@ -211,6 +212,10 @@ typedef struct TerrainProcedureInfo
    * filter's own. */
   void (*reduce) (const struct TerrainProcedureInfo *info, TerrainArgValue *values,
                   int factor);
+  /* Optional, for filters without reduce() that change a layer only a little (erosion):
+   * GIMP's renders while a stroke is painted under the filter's effect show its last full
+   * result plus what the stroke painted, unfiltered until mouse up (reduced.h). */
+  bool look_paint;
 } TerrainProcedureInfo;
 
 /* A descriptor's core: the parameter struct T, its defaults function and its entry point,

@@ -10,6 +10,19 @@ terrain_reduced_side (int side, int factor)
 }
 
 int
+terrain_look_factor (const TerrainProcedureInfo *info, int width, int height)
+{
+  if (info->kind != TERRAIN_FILTER)
+    return 0;
+  if (info->reduce != NULL)
+    {
+      const int factor = terrain_reduced_factor (width, height);
+      return factor > 1 ? factor : 0;
+    }
+  return info->look_paint && (size_t) width * height <= TERRAIN_PAINT_LOOK_CELLS ? 1 : 0;
+}
+
+int
 terrain_reduced_factor (int width, int height)
 {
   int factor = 1;
@@ -42,6 +55,8 @@ terrain_filter_reduced (const TerrainProcedureInfo *info, const TerrainArgValue 
                         float *reduced, int width, int height, int factor,
                         const TerrainProgress *progress, char *why, size_t why_size)
 {
+  if (info->reduce == NULL)
+    return TERRAIN_OK;
   const int        count = terrain_arg_count (info);
   TerrainArgValue *reduced_values = malloc ((size_t) count * sizeof *reduced_values);
   if (reduced_values == NULL)

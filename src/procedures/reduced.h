@@ -7,6 +7,9 @@
  * makes for that size, and stretched back bilinearly (pixel centres to pixel centres, clamped
  * at the borders). Only for filters whose descriptor has reduce().
  *
+ * A paint look (look_paint: filters that change a layer little, erosion) is the same at
+ * factor 1 with no filtering: the last full result plus what the stroke painted since.
+ *
  * A look alone is blurred, and not quite the result: River Erosion, whose settings are in
  * units of the layer's size, erodes a reduced layer's hillslopes faster (a reduced pixel
  * gathers the water of factor^2 pixels at once). At its defaults on a 1024 x 1024 Infinite
@@ -27,6 +30,15 @@
  * does (tests/unit/test-reduced.c). */
 #define TERRAIN_REDUCED_CELLS (1 << 18)
 
+/* A paint look (a filter's look_paint) keeps a copy of the layer: up to 4096 x 4096. */
+#define TERRAIN_PAINT_LOOK_CELLS (1 << 24)
+
+/* The factor of a width x height layer's look under the filter `info`: reduce()'s factor
+ * (terrain_reduced_factor) when it has reduce() and the layer is larger than
+ * TERRAIN_REDUCED_CELLS; 1 (the layer itself, unfiltered) when it has look_paint and the
+ * layer is within TERRAIN_PAINT_LOOK_CELLS; 0 when the filter has no look there. */
+int           terrain_look_factor (const TerrainProcedureInfo *info, int width, int height);
+
 /* The smallest factor that brings a width x height layer within TERRAIN_REDUCED_CELLS
  * pixels; 1 when it is there already (then a look is the result itself). */
 int           terrain_reduced_factor (int width, int height);
@@ -38,8 +50,8 @@ void          terrain_reduce_layer (const float *heights, int width, int height,
                                     float *reduced);
 
 /* Filters a reduced layer (from terrain_reduce_layer) in place, with the values reduce()
- * makes for it. The descriptor must have reduce(). The failures of
- * terrain_procedure_render. */
+ * makes for it; without reduce() (a paint look, factor 1), leaves it as it is. The failures
+ * of terrain_procedure_render. */
 TerrainStatus terrain_filter_reduced (const TerrainProcedureInfo *info,
                                       const TerrainArgValue *values, float *reduced,
                                       int width, int height, int factor,

@@ -56,5 +56,6 @@ const TerrainProcedureInfo terrain_procedure_thermal_erosion = {
   .kind = TERRAIN_FILTER,
   .args = args,
   .sliders = sliders,
+  .look_paint = true,
   TERRAIN_CORE_FIELDS (TerrainThermalErosion)
 };

@@ -2,14 +2,16 @@
 """GUI test: paint strokes on a layer with a terrain effect, in real gimp-3 under Xvfb
 (live.py says how it is driven), the light variant of tests/bench/gimp/bench-live.py.
 
-Checks, with River Erosion and Smooth Heightmap as effects on a 1024² GRAY u16 layer:
+Checks, with River Erosion, Smooth Heightmap and Hydraulic Erosion as effects on a 1024²
+GRAY u16 layer:
   - the main-loop probe runs in GIMP's process, in its main thread, and ticks;
   - OK in the River Erosion dialog once its preview is on the canvas leaves the effect and
     computes nothing again (the module's kept result);
   - every stroke leads to a new render ("computed"), and a River Erosion stroke changes the
     canvas on the screen;
-  - while a stroke is painted, River Erosion's renders are its looks (src/gegl/stroke.h),
-    Smooth Heightmap's its own result (it has no look), and every stroke ends on the
+  - while a stroke is painted, River Erosion's and Hydraulic Erosion's renders are their
+    looks (src/gegl/stroke.h: reduced, and the paint alone), Smooth Heightmap's its own
+    result (it has no look), and every stroke ends on the
     effect's own result: the stroke's last render is "computed" or "reused", not a look
     (GEGL's cache of the last look was dropped, and GIMP rendered the layer again), also
     after a stroke whose mouse stayed still before going up (the last look then had the same
@@ -30,14 +32,14 @@ from live import Live, paint, press_ok_after_preview
 
 plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
 checks = Checks("gimp-live")
-RIVER, SMOOTH = "terrain:river-erosion", "terrain:smooth"
+RIVER, SMOOTH, HYDRAULIC = "terrain:river-erosion", "terrain:smooth", "terrain:hydraulic-erosion"
 
-live = Live(plugin, module, workdir, [RIVER, SMOOTH], dialog=True)
+live = Live(plugin, module, workdir, [RIVER, SMOOTH, HYDRAULIC], dialog=True)
 try:
     after_ok, seen = press_ok_after_preview(live)
     # The second stroke stays still before mouse up: GIMP paints and renders all of it then,
     # so the render after mouse up has the same input as the stroke's last look.
-    results = paint(live, [RIVER, SMOOTH], 2, confirm=(RIVER,), holds=(0.0, 0.8))
+    results = paint(live, [RIVER, SMOOTH, HYDRAULIC], 2, confirm=(RIVER,), holds=(0.0, 0.8))
     live.shoot("after-strokes.png")
     ticks = live.ticks()
 finally:
@@ -51,12 +53,12 @@ checks.check(len(ticks) >= 3 and max(n for _, n in ticks) >= 50,
 checks.check(seen == "True ['%s']" % RIVER, "OK in the dialog left: %s" % seen)
 checks.check(after_ok is not None and "computed" not in [r[1] for r in after_ok],
              "OK after the canvas preview computed again: %s" % after_ok)
-for op in (RIVER, SMOOTH):
+for op in (RIVER, SMOOTH, HYDRAULIC):
     result = results.get(op, {})
     strokes = result.get("strokes", []) + ([result["screen"]] if "screen" in result else [])
     checks.check(len(strokes) >= 2, "%s: %d strokes measured" % (op, len(strokes)))
     looks = sum(stroke["looks"] for stroke in strokes)
-    checks.check(looks >= 1 if op == RIVER else looks == 0,
+    checks.check(looks == 0 if op == SMOOTH else looks >= 1,
                  "%s: %d looks while the strokes were painted" % (op, looks))
     for i, stroke in enumerate(strokes):
         checks.check(stroke["computed during"] + stroke["computed after"] >= 1,

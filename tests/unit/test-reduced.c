@@ -2,7 +2,10 @@
  * painted under its effect:
  *  - the factor: the smallest that brings the layer within TERRAIN_REDUCED_CELLS pixels;
  *  - at factor 1 the look is the filter's own result, to the bit;
- *  - only filters have a look (a generator's render is cheap, and reads no layer);
+ *  - only filters have a look (a generator's render is cheap, and reads no layer), and
+ *    terrain_look_factor says which and at what factor;
+ *  - a paint look (Hydraulic Erosion's) is the base's result, to the bit, where the stroke
+ *    painted nothing, and the base's result plus the paint where it did;
  *  - River Erosion's look shows its result, at the factor of a 1024 x 1024 layer: growing
  *    ranges from an uplift sketch, look and result go together (correlation over the layer);
  *    eroding a Diamond-Square map on which a ridge was painted, the look alone erodes more
@@ -114,8 +117,74 @@ static void
 test_filters_only (void)
 {
   for (int i = 0; terrain_procedures[i]; i++)
-    CHECK (terrain_procedures[i]->reduce == NULL || terrain_procedures[i]->kind == TERRAIN_FILTER,
-           "%s has a reduced look but is no filter", terrain_procedures[i]->name);
+    {
+      const TerrainProcedureInfo *info = terrain_procedures[i];
+      CHECK (info->reduce == NULL || info->kind == TERRAIN_FILTER,
+             "%s has a reduced look but is no filter", info->name);
+      CHECK (! info->look_paint || (info->kind == TERRAIN_FILTER && info->reduce == NULL),
+             "%s: a paint look, but no filter or a reduced look too", info->name);
+      CHECK (info->kind == TERRAIN_FILTER || terrain_look_factor (info, 1024, 1024) == 0,
+             "%s: a generator with a look", info->name);
+    }
+  const struct
+  {
+    const char *name;
+    int         side, factor;
+  } looks[] = {
+    { "plug-in-terrain-river-erosion", 512, 0 },     { "plug-in-terrain-river-erosion", 1024, 2 },
+    { "plug-in-terrain-river-erosion", 8192, 16 },   { "plug-in-terrain-hydraulic-erosion", 1024, 1 },
+    { "plug-in-terrain-hydraulic-erosion", 4096, 1 }, { "plug-in-terrain-hydraulic-erosion", 4097, 0 },
+    { "plug-in-terrain-smooth", 1024, 0 },
+  };
+  for (size_t i = 0; i < sizeof looks / sizeof looks[0]; i++)
+    {
+      const int factor = terrain_look_factor (find (looks[i].name), looks[i].side, looks[i].side);
+      CHECK (factor == looks[i].factor, "%s at %d^2: a look at %d, not %d", looks[i].name,
+             looks[i].side, factor, looks[i].factor);
+    }
+}
+
+/* Hydraulic Erosion's paint look: the base's result plus what the stroke painted. */
+static void
+test_paint_look (const float *map)
+{
+  const TerrainProcedureInfo *info = find ("plug-in-terrain-hydraulic-erosion");
+  TerrainArgValue             values[MAX_ARGS];
+  char                        why[256] = "";
+  const size_t                n = (size_t) SIDE * SIDE;
+  float                      *base = terrain_heights_copy (map, SIDE, SIDE);
+  float                      *painted = terrain_heights_copy (map, SIDE, SIDE);
+  float                      *look = malloc (n * sizeof *look);
+  terrain_arg_defaults (info, values);
+  CHECK (terrain_procedure_render (info, values, base, SIDE, SIDE, NULL, why, sizeof why) ==
+           TERRAIN_OK, "hydraulic erosion: %s", why);
+  for (int y = 200; y < 230; y++)
+    for (int x = 100; x < 400; x++)
+      painted[(size_t) y * SIDE + x] = 1.0f;
+  terrain_reduce_layer (painted, SIDE, SIDE, 1, look);
+  CHECK (terrain_filter_reduced (info, values, look, SIDE, SIDE, 1, NULL, why, sizeof why) ==
+           TERRAIN_OK, "hydraulic erosion's paint look: %s", why);
+  CHECK (memcmp (look, painted, n * sizeof *look) == 0, "a paint look filtered the layer");
+  float *heights = malloc (n * sizeof *heights);
+  terrain_stretch_look (look, map, base, 1, heights, SIDE, SIDE);
+  size_t kept = 0, moved = 0;
+  for (size_t i = 0; i < n; i++)
+    if (painted[i] == map[i])
+      kept += heights[i] == base[i];
+    else
+      moved += fabsf (heights[i] - (base[i] + painted[i] - map[i])) < 1e-6f;
+  const size_t stroke = 30 * 300;
+  size_t       unpainted = 0;
+  for (size_t i = 0; i < n; i++)
+    unpainted += painted[i] == map[i];
+  CHECK (kept == unpainted && moved == n - unpainted && n - unpainted <= stroke &&
+           n - unpainted > stroke / 2,
+         "paint look: %zu of %zu unpainted pixels are the base's result, %zu of %zu painted "
+         "ones the base's result plus the paint", kept, unpainted, moved, n - unpainted);
+  free (base);
+  free (painted);
+  free (look);
+  free (heights);
 }
 
 /* A Diamond-Square map, heights in [0, 1]. */
@@ -249,6 +318,7 @@ main (void)
   test_filters_only ();
   float *map = diamond_square ();
   test_same_bits_at_factor_1 (map);
+  test_paint_look (map);
   test_river_eroding (map);
   test_river_growing ();
   free (map);
