@@ -40,7 +40,8 @@ struct TerrainStroke
   TerrainResultKey result;   /* its full result's, in the kept results */
   int              width, height, factor;
   float           *layer;    /* its layer, reduced */
-  float           *look;     /* its look (the reduced layer filtered), or NULL until needed */
+  float           *look;     /* its look (the reduced layer filtered), or NULL until needed
+                             * (a paint look: always; its layer is its look) */
 };
 
 TerrainStroke *
@@ -119,11 +120,11 @@ base_result (TerrainStroke *stroke, const TerrainResultKey *settings,
 {
   const gsize    cells = reduced_cells (width, height, factor);
   TerrainResult *result = kept_base (stroke, settings, width, height, factor);
-  if (result == NULL || stroke->look != NULL || info->reduce == NULL)
+  if (result == NULL || stroke->look != NULL || factor == 1)
     return result;
   char why[256];
   stroke->look = g_memdup2 (stroke->layer, cells * sizeof (float));
-  if (terrain_filter_reduced (info, values, stroke->look, width, height, factor, NULL, why,
+  if (terrain_filter_look (info, values, stroke->look, width, height, factor, NULL, why,
                               sizeof why) != TERRAIN_OK)
     {
       g_clear_pointer (&stroke->look, g_free);
@@ -143,7 +144,7 @@ terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
   if (look == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
   terrain_reduce_layer (heights, width, height, factor, look);
-  const TerrainStatus status = terrain_filter_reduced (info, values, look, width, height, factor,
+  const TerrainStatus status = terrain_filter_look (info, values, look, width, height, factor,
                                                        progress, why, why_size);
   if (status == TERRAIN_OK)
     {

@@ -8,8 +8,8 @@
  * more from elsewhere (app/core/gimpdrawable.c: gimp_drawable_end_paint, "Refresh filters
  * after painting": an update of the whole layer in 3.2.6, the layer hidden and shown again
  * in 3.0.4), so the renders of the stroke itself may show a filter's look
- * (src/procedures/reduced.h: River Erosion's on the layer reduced, the erosion filters' the
- * stroke's paint alone): the last one is always replaced by the filter's result. No
+ * (src/procedures/reduced.h: River Erosion's on the layer reduced, up to 2048 x 2048; the
+ * erosion filters' the stroke's paint alone): the last one is always replaced by the filter's result. No
  * other timeout of that priority renders an image in GIMP (its draw tool's draws only the
  * tool's outlines).
  *

@@ -212,9 +212,10 @@ typedef struct TerrainProcedureInfo
    * filter's own. */
   void (*reduce) (const struct TerrainProcedureInfo *info, TerrainArgValue *values,
                   int factor);
-  /* Optional, for filters without reduce() that change a layer only a little (erosion):
-   * GIMP's renders while a stroke is painted under the filter's effect show its last full
-   * result plus what the stroke painted, unfiltered until mouse up (reduced.h). */
+  /* Optional, for filters that change a layer only a little (erosion), where they have no
+   * reduce() or the layer is too large for its look: GIMP's renders while a stroke is
+   * painted under the filter's effect show its last full result plus what the stroke
+   * painted, unfiltered until mouse up (reduced.h). */
   bool look_paint;
 } TerrainProcedureInfo;
 

@@ -17,7 +17,10 @@ terrain_look_factor (const TerrainProcedureInfo *info, int width, int height)
   if (info->reduce != NULL)
     {
       const int factor = terrain_reduced_factor (width, height);
-      return factor > 1 ? factor : 0;
+      if (factor == 1)
+        return 0;
+      if (factor <= TERRAIN_REDUCED_MAX_FACTOR)
+        return factor;
     }
   return info->look_paint && (size_t) width * height <= TERRAIN_PAINT_LOOK_CELLS ? 1 : 0;
 }
@@ -55,8 +58,6 @@ terrain_filter_reduced (const TerrainProcedureInfo *info, const TerrainArgValue 
                         float *reduced, int width, int height, int factor,
                         const TerrainProgress *progress, char *why, size_t why_size)
 {
-  if (info->reduce == NULL)
-    return TERRAIN_OK;
   const int        count = terrain_arg_count (info);
   TerrainArgValue *reduced_values = malloc ((size_t) count * sizeof *reduced_values);
   if (reduced_values == NULL)
@@ -68,6 +69,17 @@ terrain_filter_reduced (const TerrainProcedureInfo *info, const TerrainArgValue 
                               terrain_reduced_side (height, factor), progress, why, why_size);
   free (reduced_values);
   return status;
+}
+
+TerrainStatus
+terrain_filter_look (const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                     float *reduced, int width, int height, int factor,
+                     const TerrainProgress *progress, char *why, size_t why_size)
+{
+  if (factor == 1)
+    return TERRAIN_OK;
+  return terrain_filter_reduced (info, values, reduced, width, height, factor, progress, why,
+                                 why_size);
 }
 
 /* Where the centre of pixel p of a side lies between reduced pixels *low and *high, *f of

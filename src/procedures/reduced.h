@@ -30,13 +30,21 @@
  * does (tests/unit/test-reduced.c). */
 #define TERRAIN_REDUCED_CELLS (1 << 18)
 
+/* A reduced look at most this many times smaller on each side: River Erosion's look of a
+ * 4096 x 4096 layer at an eighth drew combs of 8-pixel steps far from a painted ridge, where
+ * the coarse network's change spread; at a quarter (2048 x 2048) the ridge showed eroded,
+ * blocky but in place. */
+#define TERRAIN_REDUCED_MAX_FACTOR 4
+
 /* A paint look (a filter's look_paint) keeps a copy of the layer: up to 4096 x 4096. */
 #define TERRAIN_PAINT_LOOK_CELLS (1 << 24)
 
 /* The factor of a width x height layer's look under the filter `info`: reduce()'s factor
  * (terrain_reduced_factor) when it has reduce() and the layer is larger than
- * TERRAIN_REDUCED_CELLS; 1 (the layer itself, unfiltered) when it has look_paint and the
- * layer is within TERRAIN_PAINT_LOOK_CELLS; 0 when the filter has no look there. */
+ * TERRAIN_REDUCED_CELLS, up to TERRAIN_REDUCED_MAX_FACTOR; else 1 (the layer itself,
+ * unfiltered: a paint look) when it has look_paint, the layer is within
+ * TERRAIN_PAINT_LOOK_CELLS and, with reduce(), too large for a reduced look; 0 when the
+ * filter has no look there. */
 int           terrain_look_factor (const TerrainProcedureInfo *info, int width, int height);
 
 /* The smallest factor that brings a width x height layer within TERRAIN_REDUCED_CELLS
@@ -50,13 +58,20 @@ void          terrain_reduce_layer (const float *heights, int width, int height,
                                     float *reduced);
 
 /* Filters a reduced layer (from terrain_reduce_layer) in place, with the values reduce()
- * makes for it; without reduce() (a paint look, factor 1), leaves it as it is. The failures
- * of terrain_procedure_render. */
+ * makes for it. The descriptor must have reduce(). The failures of
+ * terrain_procedure_render. */
 TerrainStatus terrain_filter_reduced (const TerrainProcedureInfo *info,
                                       const TerrainArgValue *values, float *reduced,
                                       int width, int height, int factor,
                                       const TerrainProgress *progress, char *why,
                                       size_t why_size);
+
+/* A look's filtering at terrain_look_factor's factor: at 1 (a paint look) none, the layer is
+ * its own look; else terrain_filter_reduced. */
+TerrainStatus terrain_filter_look (const TerrainProcedureInfo *info,
+                                   const TerrainArgValue *values, float *reduced, int width,
+                                   int height, int factor, const TerrainProgress *progress,
+                                   char *why, size_t why_size);
 
 /* Writes the look into heights (width x height): `look` (a filtered reduced layer)
  * stretched back; with `base` (the full result of an earlier layer) and `base_look` (that

@@ -174,5 +174,6 @@ const TerrainProcedureInfo terrain_procedure_river_erosion = {
   .maps_arg = "flow-layers",
   .map_names = map_names,
   .render_maps = render_maps,
-  .reduce = terrain_reduce_in_layer_units
+  .reduce = terrain_reduce_in_layer_units,
+  .look_paint = true
 };

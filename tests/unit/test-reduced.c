@@ -121,8 +121,8 @@ test_filters_only (void)
       const TerrainProcedureInfo *info = terrain_procedures[i];
       CHECK (info->reduce == NULL || info->kind == TERRAIN_FILTER,
              "%s has a reduced look but is no filter", info->name);
-      CHECK (! info->look_paint || (info->kind == TERRAIN_FILTER && info->reduce == NULL),
-             "%s: a paint look, but no filter or a reduced look too", info->name);
+      CHECK (! info->look_paint || info->kind == TERRAIN_FILTER,
+             "%s: a paint look, but no filter", info->name);
       CHECK (info->kind == TERRAIN_FILTER || terrain_look_factor (info, 1024, 1024) == 0,
              "%s: a generator with a look", info->name);
     }
@@ -132,7 +132,8 @@ test_filters_only (void)
     int         side, factor;
   } looks[] = {
     { "plug-in-terrain-river-erosion", 512, 0 },     { "plug-in-terrain-river-erosion", 1024, 2 },
-    { "plug-in-terrain-river-erosion", 8192, 16 },   { "plug-in-terrain-hydraulic-erosion", 1024, 1 },
+    { "plug-in-terrain-river-erosion", 2048, 4 },    { "plug-in-terrain-river-erosion", 4096, 1 },
+    { "plug-in-terrain-river-erosion", 8192, 0 },    { "plug-in-terrain-hydraulic-erosion", 1024, 1 },
     { "plug-in-terrain-hydraulic-erosion", 4096, 1 }, { "plug-in-terrain-hydraulic-erosion", 4097, 0 },
     { "plug-in-terrain-smooth", 1024, 0 },
   };
@@ -162,9 +163,18 @@ test_paint_look (const float *map)
     for (int x = 100; x < 400; x++)
       painted[(size_t) y * SIDE + x] = 1.0f;
   terrain_reduce_layer (painted, SIDE, SIDE, 1, look);
-  CHECK (terrain_filter_reduced (info, values, look, SIDE, SIDE, 1, NULL, why, sizeof why) ==
+  CHECK (terrain_filter_look (info, values, look, SIDE, SIDE, 1, NULL, why, sizeof why) ==
            TERRAIN_OK, "hydraulic erosion's paint look: %s", why);
   CHECK (memcmp (look, painted, n * sizeof *look) == 0, "a paint look filtered the layer");
+  /* River Erosion's paint look (on layers too large for its reduced one) too. */
+  const TerrainProcedureInfo *river_info = find ("plug-in-terrain-river-erosion");
+  TerrainArgValue             river_values[MAX_ARGS];
+  terrain_arg_defaults (river_info, river_values);
+  terrain_reduce_layer (painted, SIDE, SIDE, 1, look);
+  CHECK (terrain_filter_look (river_info, river_values, look, SIDE, SIDE, 1, NULL, why,
+                              sizeof why) == TERRAIN_OK &&
+           memcmp (look, painted, n * sizeof *look) == 0,
+         "river erosion's paint look filtered the layer");
   float *heights = malloc (n * sizeof *heights);
   terrain_stretch_look (look, map, base, 1, heights, SIDE, SIDE);
   size_t kept = 0, moved = 0;
