@@ -53,10 +53,11 @@ terrain_reduce_layer (const float *heights, int width, int height, int factor, f
       }
 }
 
-TerrainStatus
-terrain_filter_reduced (const TerrainProcedureInfo *info, const TerrainArgValue *values,
-                        float *reduced, int width, int height, int factor,
-                        const TerrainProgress *progress, char *why, size_t why_size)
+/* The filter on a reduced layer, with the values reduce() makes for it. */
+static TerrainStatus
+filter_reduced (const TerrainProcedureInfo *info, const TerrainArgValue *values, float *reduced,
+                int width, int height, int factor, const TerrainProgress *progress, char *why,
+                size_t why_size)
 {
   const int        count = terrain_arg_count (info);
   TerrainArgValue *reduced_values = malloc ((size_t) count * sizeof *reduced_values);
@@ -78,8 +79,7 @@ terrain_filter_look (const TerrainProcedureInfo *info, const TerrainArgValue *va
 {
   if (factor == 1)
     return TERRAIN_OK;
-  return terrain_filter_reduced (info, values, reduced, width, height, factor, progress, why,
-                                 why_size);
+  return filter_reduced (info, values, reduced, width, height, factor, progress, why, why_size);
 }
 
 /* Where the centre of pixel p of a side lies between reduced pixels *low and *high, *f of
@@ -139,7 +139,7 @@ terrain_procedure_render_reduced (const TerrainProcedureInfo *info,
     return TERRAIN_ERROR_NO_MEMORY;
   terrain_reduce_layer (heights, width, height, factor, look);
   const TerrainStatus status =
-    terrain_filter_reduced (info, values, look, width, height, factor, progress, why, why_size);
+    filter_reduced (info, values, look, width, height, factor, progress, why, why_size);
   if (status == TERRAIN_OK)
     terrain_stretch_look (look, NULL, NULL, factor, heights, width, height);
   free (look);

@@ -57,17 +57,10 @@ int           terrain_reduced_side (int side, int factor);
 void          terrain_reduce_layer (const float *heights, int width, int height, int factor,
                                     float *reduced);
 
-/* Filters a reduced layer (from terrain_reduce_layer) in place, with the values reduce()
- * makes for it. The descriptor must have reduce(). The failures of
- * terrain_procedure_render. */
-TerrainStatus terrain_filter_reduced (const TerrainProcedureInfo *info,
-                                      const TerrainArgValue *values, float *reduced,
-                                      int width, int height, int factor,
-                                      const TerrainProgress *progress, char *why,
-                                      size_t why_size);
-
-/* A look's filtering at terrain_look_factor's factor: at 1 (a paint look) none, the layer is
- * its own look; else terrain_filter_reduced. */
+/* Filters a look's reduced layer (from terrain_reduce_layer) in place, at
+ * terrain_look_factor's factor: at 1 (a paint look) not at all, the layer is its own look;
+ * else with the values reduce() makes for the reduced layer (the descriptor must have
+ * reduce()). The failures of terrain_procedure_render. */
 TerrainStatus terrain_filter_look (const TerrainProcedureInfo *info,
                                    const TerrainArgValue *values, float *reduced, int width,
                                    int height, int factor, const TerrainProgress *progress,

@@ -271,10 +271,10 @@ look_from (const float *before, const float *layer)
   terrain_arg_defaults (info, values);
   terrain_reduce_layer (before, SIDE, SIDE, factor, base_look);
   terrain_reduce_layer (layer, SIDE, SIDE, factor, look);
-  CHECK (terrain_filter_reduced (info, values, base_look, SIDE, SIDE, factor, NULL, why,
-                                 sizeof why) == TERRAIN_OK &&
-           terrain_filter_reduced (info, values, look, SIDE, SIDE, factor, NULL, why,
-                                   sizeof why) == TERRAIN_OK,
+  CHECK (terrain_filter_look (info, values, base_look, SIDE, SIDE, factor, NULL, why,
+                              sizeof why) == TERRAIN_OK &&
+           terrain_filter_look (info, values, look, SIDE, SIDE, factor, NULL, why,
+                                sizeof why) == TERRAIN_OK,
          "%s", why);
   terrain_stretch_look (look, base_look, base, factor, heights, SIDE, SIDE);
   free (base);
