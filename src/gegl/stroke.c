@@ -1,6 +1,7 @@
 #include "stroke.h"
 
 #include "reduced.h"
+#include "heightmap.h"
 
 #include <string.h>
 
@@ -74,7 +75,7 @@ terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey *settings,
 {
   float *layer = g_try_malloc (reduced_cells (width, height, factor) * sizeof (float));
   if (layer != NULL)
-    terrain_reduce_layer (heights, width, height, factor, layer);
+    terrain_reduce_mean (heights, width, height, factor, layer);
   g_mutex_lock (&stroke->lock);
   g_free (stroke->layer);
   g_clear_pointer (&stroke->look, g_free);
@@ -143,7 +144,7 @@ terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
   float *look = g_try_malloc (reduced_cells (width, height, factor) * sizeof (float));
   if (look == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
-  terrain_reduce_layer (heights, width, height, factor, look);
+  terrain_reduce_mean (heights, width, height, factor, look);
   const TerrainStatus status = terrain_filter_look (info, values, look, width, height, factor,
                                                        progress, why, why_size);
   if (status == TERRAIN_OK)
@@ -158,4 +159,18 @@ terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
     }
   g_free (look);
   return status;
+}
+
+gboolean
+terrain_stroke_paint_look (TerrainStroke *stroke, const TerrainResultKey *settings, int width,
+                           int height, int x, int y, float *heights, int columns, int rows)
+{
+  g_mutex_lock (&stroke->lock);
+  TerrainResult *base = kept_base (stroke, settings, width, height, 1);
+  if (base != NULL)
+    terrain_paint_look (terrain_result_heights (base), stroke->layer,
+                        (gsize) y * width + x, width, heights, columns, rows);
+  g_mutex_unlock (&stroke->lock);
+  terrain_result_unref (base);
+  return base != NULL;
 }

@@ -62,4 +62,13 @@ TerrainStatus terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey
                                    int height, int factor, const TerrainProgress *progress,
                                    char *why, size_t why_size);
 
+/* The paint look (a look at factor 1) of a rectangle of the layer alone: heights (the
+ * rectangle's `rows` rows of `columns`, at x, y in the width x height layer, the layer's
+ * pixels there on entry) become the base's result plus what was painted since
+ * (terrain_paint_look). FALSE, heights unchanged, when the base is not of these settings or
+ * its result is no longer kept. */
+gboolean      terrain_stroke_paint_look (TerrainStroke *stroke, const TerrainResultKey *settings,
+                                         int width, int height, int x, int y, float *heights,
+                                         int columns, int rows);
+
 #endif

@@ -1,5 +1,7 @@
 #include "reduced.h"
 
+#include "heightmap.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,24 +37,6 @@ terrain_reduced_factor (int width, int height)
   return factor;
 }
 
-void
-terrain_reduce_layer (const float *heights, int width, int height, int factor, float *reduced)
-{
-  const int rw = terrain_reduced_side (width, factor), rh = terrain_reduced_side (height, factor);
-  for (int ry = 0; ry < rh; ry++)
-    for (int rx = 0; rx < rw; rx++)
-      {
-        const int y_end = ry * factor + factor < height ? ry * factor + factor : height;
-        const int x_end = rx * factor + factor < width ? rx * factor + factor : width;
-        double    sum = 0.0;
-        for (int y = ry * factor; y < y_end; y++)
-          for (int x = rx * factor; x < x_end; x++)
-            sum += heights[(size_t) y * width + x];
-        reduced[(size_t) ry * rw + rx] =
-          (float) (sum / ((double) (y_end - ry * factor) * (x_end - rx * factor)));
-      }
-}
-
 /* The filter on a reduced layer, with the values reduce() makes for it. */
 static TerrainStatus
 filter_reduced (const TerrainProcedureInfo *info, const TerrainArgValue *values, float *reduced,
@@ -82,48 +66,29 @@ terrain_filter_look (const TerrainProcedureInfo *info, const TerrainArgValue *va
   return filter_reduced (info, values, reduced, width, height, factor, progress, why, why_size);
 }
 
-/* Where the centre of pixel p of a side lies between reduced pixels *low and *high, *f of
- * the way (clamped to the reduced side's first and last centres). */
-static void
-between (int p, int factor, int reduced_side, int *low, int *high, float *f)
+void
+terrain_stretch_look (float *look, const float *base_look, const float *base, int factor,
+                      float *heights, int width, int height)
 {
-  double u = (p + 0.5) / factor - 0.5;
-  u = u < 0.0 ? 0.0 : u > reduced_side - 1 ? reduced_side - 1 : u;
-  *low = (int) u;
-  *high = *low + 1 < reduced_side ? *low + 1 : *low;
-  *f = (float) (u - *low);
-}
-
-/* look - base_look at reduced pixel i (base_look NULL: 0). */
-static inline float
-change (const float *look, const float *base_look, size_t i)
-{
-  return base_look ? look[i] - base_look[i] : look[i];
+  const size_t cells = (size_t) terrain_reduced_side (width, factor) *
+                       terrain_reduced_side (height, factor);
+  for (size_t i = 0; base_look && i < cells; i++)
+    look[i] -= base_look[i];
+  terrain_stretch_bilinear (look, factor, 0, heights, width, height);
+  for (size_t i = 0; base && i < (size_t) width * height; i++)
+    heights[i] += base[i];
 }
 
 void
-terrain_stretch_look (const float *look, const float *base_look, const float *base, int factor,
-                      float *heights, int width, int height)
+terrain_paint_look (const float *base, const float *base_layer, size_t first, int width,
+                    float *heights, int columns, int rows)
 {
-  const int rw = terrain_reduced_side (width, factor), rh = terrain_reduced_side (height, factor);
-  for (int y = 0; y < height; y++)
+  for (int y = 0; y < rows; y++)
     {
-      int   y0, y1;
-      float fy;
-      between (y, factor, rh, &y0, &y1, &fy);
-      for (int x = 0; x < width; x++)
-        {
-          int   x0, x1;
-          float fx;
-          between (x, factor, rw, &x0, &x1, &fx);
-          const size_t top = (size_t) y0 * rw, bottom = (size_t) y1 * rw;
-          const float  a = change (look, base_look, top + x0), b = change (look, base_look, top + x1);
-          const float  c = change (look, base_look, bottom + x0);
-          const float  d = change (look, base_look, bottom + x1);
-          const float  upper = a + fx * (b - a), lower = c + fx * (d - c);
-          const size_t i = (size_t) y * width + x;
-          heights[i] = (base ? base[i] : 0.0f) + upper + fy * (lower - upper);
-        }
+      const size_t j = first + (size_t) y * width;
+      float       *row = heights + (size_t) y * columns;
+      for (int x = 0; x < columns; x++)
+        row[x] = base[j + x] + (row[x] - base_layer[j + x]);
     }
 }
 
@@ -137,7 +102,7 @@ terrain_procedure_render_reduced (const TerrainProcedureInfo *info,
                         terrain_reduced_side (height, factor) * sizeof *look);
   if (look == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
-  terrain_reduce_layer (heights, width, height, factor, look);
+  terrain_reduce_mean (heights, width, height, factor, look);
   const TerrainStatus status =
     filter_reduced (info, values, look, width, height, factor, progress, why, why_size);
   if (status == TERRAIN_OK)

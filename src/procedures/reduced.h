@@ -53,11 +53,7 @@ int           terrain_reduced_factor (int width, int height);
 /* The reduced layer's sides. */
 int           terrain_reduced_side (int side, int factor);
 
-/* The layer (width x height heights) reduced factor times, into reduced. */
-void          terrain_reduce_layer (const float *heights, int width, int height, int factor,
-                                    float *reduced);
-
-/* Filters a look's reduced layer (from terrain_reduce_layer) in place, at
+/* Filters a look's reduced layer (heightmap.h: terrain_reduce_mean) in place, at
  * terrain_look_factor's factor: at 1 (a paint look) not at all, the layer is its own look;
  * else with the values reduce() makes for the reduced layer (the descriptor must have
  * reduce()). The failures of terrain_procedure_render. */
@@ -67,11 +63,19 @@ TerrainStatus terrain_filter_look (const TerrainProcedureInfo *info,
                                    char *why, size_t why_size);
 
 /* Writes the look into heights (width x height): `look` (a filtered reduced layer)
- * stretched back; with `base` (the full result of an earlier layer) and `base_look` (that
- * layer's look, reduced), base plus the stretched difference look - base_look instead. */
-void          terrain_stretch_look (const float *look, const float *base_look,
-                                    const float *base, int factor, float *heights, int width,
-                                    int height);
+ * stretched back (heightmap.h: terrain_stretch_bilinear); with `base` (the full result of
+ * an earlier layer) and `base_look` (that layer's look, reduced), base plus the stretched
+ * difference look - base_look instead, the difference made in look. */
+void          terrain_stretch_look (float *look, const float *base_look, const float *base,
+                                    int factor, float *heights, int width, int height);
+
+/* A paint look of a rectangle alone: heights (its `rows` rows of `columns`, the layer's
+ * pixels there on entry) become base plus what was painted since base_layer, both whole
+ * layers `width` wide in which the rectangle's first pixel is at `first`. The output at a
+ * pixel depends on the input there alone, so GIMP's render of a stroke's dirty rectangle
+ * reads and writes that rectangle only. Bit for bit terrain_stretch_look's at factor 1. */
+void          terrain_paint_look (const float *base, const float *base_layer, size_t first,
+                                  int width, float *heights, int columns, int rows);
 
 /* Replaces heights (width x height, the layer's on entry) with the filter's look at factor:
  * the three above in a row. TERRAIN_ERROR_NO_MEMORY, or the failures of the filter. */

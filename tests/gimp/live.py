@@ -183,7 +183,7 @@ class Live:
         window ("looked at": a filter's look for a stroke)."""
         return [(t, m.group(3), m.group(2)) for t, m in
                 _lines(self.render_log,
-                       r"(terrain:\S+) \d+x\d+: (computed|reused|failed|looked at)(?: at 1/\d+, for a stroke)?$")
+                       r"(terrain:\S+) \d+x\d+: (computed|reused|failed|looked at)(?: at 1/\d+, for a stroke(?:, .*)?)?$")
                 if since <= t <= until]
 
     def asked(self, since, until=float("inf")):

@@ -5,7 +5,8 @@
  *  - only filters have a look (a generator's render is cheap, and reads no layer), and
  *    terrain_look_factor says which and at what factor;
  *  - a paint look (Hydraulic Erosion's) is the base's result, to the bit, where the stroke
- *    painted nothing, and the base's result plus the paint where it did;
+ *    painted nothing, and the base's result plus the paint where it did, and a rectangle's
+ *    paint look alone is the whole layer's there;
  *  - River Erosion's look shows its result, at the factor of a 1024 x 1024 layer: growing
  *    ranges from an uplift sketch, look and result go together (correlation over the layer);
  *    eroding a Diamond-Square map on which a ridge was painted, the look alone erodes more
@@ -15,6 +16,7 @@
  *    input is.
  */
 #include "check.h"
+#include "heightmap.h"
 #include "procedure-info.h"
 #include "reduced.h"
 
@@ -162,7 +164,7 @@ test_paint_look (const float *map)
   for (int y = 200; y < 230; y++)
     for (int x = 100; x < 400; x++)
       painted[(size_t) y * SIDE + x] = 1.0f;
-  terrain_reduce_layer (painted, SIDE, SIDE, 1, look);
+  terrain_reduce_mean (painted, SIDE, SIDE, 1, look);
   CHECK (terrain_filter_look (info, values, look, SIDE, SIDE, 1, NULL, why, sizeof why) ==
            TERRAIN_OK, "hydraulic erosion's paint look: %s", why);
   CHECK (memcmp (look, painted, n * sizeof *look) == 0, "a paint look filtered the layer");
@@ -170,7 +172,7 @@ test_paint_look (const float *map)
   const TerrainProcedureInfo *river_info = find ("plug-in-terrain-river-erosion");
   TerrainArgValue             river_values[MAX_ARGS];
   terrain_arg_defaults (river_info, river_values);
-  terrain_reduce_layer (painted, SIDE, SIDE, 1, look);
+  terrain_reduce_mean (painted, SIDE, SIDE, 1, look);
   CHECK (terrain_filter_look (river_info, river_values, look, SIDE, SIDE, 1, NULL, why,
                               sizeof why) == TERRAIN_OK &&
            memcmp (look, painted, n * sizeof *look) == 0,
@@ -191,6 +193,20 @@ test_paint_look (const float *map)
            n - unpainted > stroke / 2,
          "paint look: %zu of %zu unpainted pixels are the base's result, %zu of %zu painted "
          "ones the base's result plus the paint", kept, unpainted, moved, n - unpainted);
+  /* A rectangle's paint look alone (a stroke's dirty rectangle, src/gegl/operation.c) is the
+   * whole layer's there, to the bit. */
+  const int rx = 90, ry = 190, rw = 320, rh = 50;
+  float    *rect = malloc ((size_t) rw * rh * sizeof *rect);
+  for (int y = 0; y < rh; y++)
+    memcpy (rect + (size_t) y * rw, painted + (size_t) (ry + y) * SIDE + rx, rw * sizeof *rect);
+  terrain_paint_look (base, map, (size_t) ry * SIDE + rx, SIDE, rect, rw, rh);
+  int same = 0;
+  for (int y = 0; y < rh; y++)
+    same += memcmp (rect + (size_t) y * rw, heights + (size_t) (ry + y) * SIDE + rx,
+                    rw * sizeof *rect) == 0;
+  CHECK (same == rh, "a rectangle's paint look differs from the whole layer's in %d of %d rows",
+         rh - same, rh);
+  free (rect);
   free (base);
   free (painted);
   free (look);
@@ -269,8 +285,8 @@ look_from (const float *before, const float *layer)
   float                      *look = malloc ((size_t) cells * sizeof (float));
   float                      *heights = malloc ((size_t) SIDE * SIDE * sizeof (float));
   terrain_arg_defaults (info, values);
-  terrain_reduce_layer (before, SIDE, SIDE, factor, base_look);
-  terrain_reduce_layer (layer, SIDE, SIDE, factor, look);
+  terrain_reduce_mean (before, SIDE, SIDE, factor, base_look);
+  terrain_reduce_mean (layer, SIDE, SIDE, factor, look);
   CHECK (terrain_filter_look (info, values, base_look, SIDE, SIDE, factor, NULL, why,
                               sizeof why) == TERRAIN_OK &&
            terrain_filter_look (info, values, look, SIDE, SIDE, factor, NULL, why,

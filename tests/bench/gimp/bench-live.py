@@ -2,7 +2,8 @@
 """Paint strokes on a layer that carries an effect, in the real GIMP 3 GUI (issues 22, 23).
 
 One gimp-3 session under Xvfb with gimp-terrain's GEGL module (tests/gimp/live.py says how
-it is driven and measured): a 1024² GRAY u16 image holding an Infinite Field; first the River
+it is driven and measured): a 1024² GRAY u16 image (SIZE² with --size) holding an Infinite
+Field; first the River
 Erosion dialog, OK once its preview is on the canvas; then for each effect, alone on the
 layer at its defaults, STROKES Paintbrush strokes with the mouse, each measured once GIMP is
 done with it:
@@ -21,7 +22,8 @@ References in the same session: the layer with no effect, and GIMP's own Gaussia
 (gegl:gaussian-blur) as an effect. GIMP's Plasma is no reference here: as an effect it does
 not read the layer, so a stroke does not render it again.
 
-usage: bench-live.py PLUGIN GEGL_MODULE WORKDIR [--strokes N] [--only NAME,...] [--json FILE]
+usage: bench-live.py PLUGIN GEGL_MODULE WORKDIR [--strokes N] [--only NAME,...] [--size SIZE]
+                     [--json FILE]
 """
 import argparse
 import json
@@ -29,6 +31,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gimp"))
+import live as live_module  # noqa: E402
 from live import Live, median, paint, press_ok_after_preview  # noqa: E402
 
 FILTERS = ["smooth", "thermal-erosion", "hydraulic-erosion", "river-erosion"]
@@ -41,10 +44,10 @@ def ms(seconds):
 
 
 def table(results):
-    print("| effect, 1024² GRAY u16 | strokes | mouse up -> render done (ms) | mouse up -> "
+    print("| effect, %d² GRAY u16 | strokes | mouse up -> render done (ms) | mouse up -> "
           "main loop free (ms) | longest main-loop stall, median / max (ms) | longest stall "
           "begun with the mouse down, median (ms) | renders computed during / after the stroke "
-          "(median) | looks a stroke (median) | Ctrl+Z, Ctrl+Y |")
+          "(median) | looks a stroke (median) | Ctrl+Z, Ctrl+Y |" % live_module.SIZE)
     print("|---|---|---|---|---|---|---|---|---|")
     for op, result in results.items():
         rows = result["strokes"]
@@ -71,8 +74,10 @@ def main():
     parser.add_argument("workdir")
     parser.add_argument("--strokes", type=int, default=5)
     parser.add_argument("--only", default=",".join(FILTERS))
+    parser.add_argument("--size", type=int, default=live_module.SIZE)
     parser.add_argument("--json")
     a = parser.parse_args()
+    live_module.SIZE = a.size
     effects = ["terrain:" + name for name in a.only.split(",")] + REFERENCES
     # The dialog leaves River Erosion on the layer: go on with it first.
     if CONFIRM in effects:
