@@ -2,7 +2,6 @@
 
 #include "terrain-common.h"
 
-
 #include <math.h>
 
 /* Both passes of terrain_normalize run in parts on the threads there are (terrain-common.h),
@@ -144,6 +143,68 @@ terrain_sample_mean (const float *src, int src_w, int src_h, float *dst, int dst
             for (int sx = x0; sx < x1; sx++)
               sum += src[(size_t) sy * src_w + sx];
           dst[(size_t) y * dst_w + x] = (float) (sum / ((double) (y1 - y0) * (x1 - x0)));
+        }
+    }
+}
+
+void
+terrain_reduce_mean (const float *src, int width, int height, int factor, float *dst)
+{
+  const int dw = (width + factor - 1) / factor, dh = (height + factor - 1) / factor;
+  for (int y = 0; y < dh; y++)
+    for (int x = 0; x < dw; x++)
+      {
+        const int y_end = y * factor + factor < height ? y * factor + factor : height;
+        const int x_end = x * factor + factor < width ? x * factor + factor : width;
+        double    sum = 0.0;
+        for (int sy = y * factor; sy < y_end; sy++)
+          for (int sx = x * factor; sx < x_end; sx++)
+            sum += src[(size_t) sy * width + sx];
+        dst[(size_t) y * dw + x] =
+          (float) (sum / ((double) (y_end - y * factor) * (x_end - x * factor)));
+      }
+}
+
+/* Where the centre of pixel p lies between pixels *low and *high of a reduced side of
+ * `cells`, *f of the way from *low: clamped to the outermost centres, or wrapped. */
+static void
+between (int p, int factor, int cells, int wrap, int *low, int *high, float *f)
+{
+  double u = (p + 0.5) / factor - 0.5;
+  if (! wrap)
+    u = u < 0.0 ? 0.0 : u > cells - 1 ? cells - 1 : u;
+  const double l = floor (u);
+  *f = (float) (u - l);
+  *low = (int) l;
+  *high = *low + 1;
+  if (wrap)
+    {
+      *low = (*low + cells) % cells;
+      *high %= cells;
+    }
+  else if (*high >= cells)
+    *high = *low;
+}
+
+void
+terrain_stretch_bilinear (const float *src, int factor, int wrap, float *dst, int width,
+                          int height)
+{
+  const int sw = (width + factor - 1) / factor, sh = (height + factor - 1) / factor;
+  for (int y = 0; y < height; y++)
+    {
+      int   y0, y1;
+      float fy;
+      between (y, factor, sh, wrap, &y0, &y1, &fy);
+      const float *r0 = src + (size_t) y0 * sw, *r1 = src + (size_t) y1 * sw;
+      for (int x = 0; x < width; x++)
+        {
+          int   x0, x1;
+          float fx;
+          between (x, factor, sw, wrap, &x0, &x1, &fx);
+          const float top = r0[x0] + fx * (r0[x1] - r0[x0]);
+          const float bottom = r1[x0] + fx * (r1[x1] - r1[x0]);
+          dst[(size_t) y * width + x] = top + fy * (bottom - top);
         }
     }
 }

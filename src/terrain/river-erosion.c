@@ -384,27 +384,6 @@ grows_from_coarse (const TerrainRiverErosion *p, int width, int height)
          && p->age > 0.0 && width >= 2 * COARSE_MIN_SIDE && height >= 2 * COARSE_MIN_SIDE;
 }
 
-/* Where fine cell x lies between coarse cells *low and *low + 1 (*f of the way), on a
- * coarse side of `cells`, the ends clamped or wrapped. */
-static void
-coarse_position (int x, int cells, int wrap, int *low, int *high, float *f)
-{
-  const double u = 0.5 * x - 0.25, l = floor (u);
-  *f = (float) (u - l);
-  *low = (int) l;
-  *high = *low + 1;
-  if (wrap)
-    {
-      *low = (*low + cells) % cells;
-      *high = *high % cells;
-    }
-  else
-    {
-      *low = *low < 0 ? 0 : *low;
-      *high = *high >= cells ? cells - 1 : *high;
-    }
-}
-
 /* Grown from noise, the first receivers are the noise's: the solution on them is a patchwork
  * of basins with cliffs between, and passes of new receivers take it apart only slowly (the
  * 2D consistency of Tzathas et al. 2024 is reached "accelerated from a coarse grid"). So the
@@ -422,37 +401,14 @@ coarse_estimate (const TerrainRiverErosion *params, const float *layer, int widt
   TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
   if (coarse != NULL)
     {
-      for (int cy = 0; cy < ch; cy++)
-        for (int cx = 0; cx < cw; cx++)
-          {
-            double sum = 0.0;
-            int    count = 0;
-            for (int y = 2 * cy; y < 2 * cy + 2 && y < height; y++)
-              for (int x = 2 * cx; x < 2 * cx + 2 && x < width; x++, count++)
-                sum += layer[(size_t) y * width + x];
-            coarse[(size_t) cy * cw + cx] = (float) (sum / count);
-          }
+      terrain_reduce_mean (layer, width, height, 2, coarse);
       status = river_run (params, coarse, cw, ch, wrap, NULL, progress, order);
       if (status == TERRAIN_OK &&
           (fine = terrain_alloc ((size_t) width * height * sizeof (float))) == NULL)
         status = TERRAIN_ERROR_NO_MEMORY;
     }
-  for (int y = 0; status == TERRAIN_OK && y < height; y++)
-    {
-      int   y0, y1;
-      float fy;
-      coarse_position (y, ch, wrap, &y0, &y1, &fy);
-      for (int x = 0; x < width; x++)
-        {
-          int   x0, x1;
-          float fx;
-          coarse_position (x, cw, wrap, &x0, &x1, &fx);
-          const float *r0 = coarse + (size_t) y0 * cw, *r1 = coarse + (size_t) y1 * cw;
-          const float  top = r0[x0] + fx * (r0[x1] - r0[x0]);
-          const float  bottom = r1[x0] + fx * (r1[x1] - r1[x0]);
-          fine[(size_t) y * width + x] = top + fy * (bottom - top);
-        }
-    }
+  if (status == TERRAIN_OK)
+    terrain_stretch_bilinear (coarse, 2, wrap, fine, width, height);
   terrain_free (coarse);
   *estimate = fine;
   return status;

@@ -235,6 +235,52 @@ test_mean_sampling (void)
          mean_grain, nearest_grain);
 }
 
+/* Reduction by a whole factor and the bilinear way back (River Erosion's coarse grid, a
+ * filter's look): block means, ragged blocks at the ends; a plane comes back as itself
+ * between the outermost centres and flat past them; wrapped, shifting the reduced map by a
+ * pixel shifts the stretched one by the factor, across the edges too. */
+static void
+test_reduce_and_stretch (void)
+{
+  static float src[8 * 8], dst[16 * 16], shifted[8 * 8], moved[16 * 16];
+  for (int i = 0; i < 7 * 5; i++)
+    src[i] = terrain_hash_to_unit (terrain_hash (6, i, 0, 0));
+  terrain_reduce_mean (src, 7, 5, 3, dst);
+  double block = 0.0, corner = (src[4 * 7 + 6] + (double) src[3 * 7 + 6]) / 2.0;
+  for (int y = 0; y < 3; y++)
+    for (int x = 0; x < 3; x++)
+      block += src[y * 7 + x] / 9.0;
+  CHECK (fabs (dst[0] - block) < 1e-6 && fabs (dst[3 * 1 + 2] - corner) < 1e-6,
+         "reduced 3x: %g, %g (block means %g, %g)", dst[0], dst[5], block, corner);
+
+  for (int y = 0; y < 4; y++)
+    for (int x = 0; x < 4; x++)
+      src[y * 4 + x] = 2.0f * x + 3.0f * y;
+  terrain_stretch_bilinear (src, 4, 0, dst, 16, 16);
+  int plane = 1;
+  for (int y = 0; y < 16; y++)
+    for (int x = 0; x < 16; x++)
+      {
+        const double u = fmin (fmax ((x + 0.5) / 4 - 0.5, 0.0), 3.0);
+        const double v = fmin (fmax ((y + 0.5) / 4 - 0.5, 0.0), 3.0);
+        plane &= fabs (dst[y * 16 + x] - (2.0 * u + 3.0 * v)) < 1e-5;
+      }
+  CHECK (plane, "a plane stretched 4x is no plane, or not flat past the outer centres");
+
+  for (int i = 0; i < 4 * 4; i++)
+    src[i] = terrain_hash_to_unit (terrain_hash (7, i, 0, 0));
+  for (int y = 0; y < 4; y++)
+    for (int x = 0; x < 4; x++)
+      shifted[y * 4 + (x + 1) % 4] = src[y * 4 + x];
+  terrain_stretch_bilinear (src, 2, 1, dst, 8, 8);
+  terrain_stretch_bilinear (shifted, 2, 1, moved, 8, 8);
+  int wraps = 1;
+  for (int y = 0; y < 8; y++)
+    for (int x = 0; x < 8; x++)
+      wraps &= moved[y * 8 + (x + 2) % 8] == dst[y * 8 + x];
+  CHECK (wraps, "wrapped, a shift of the reduced map is not a shift of the stretched one");
+}
+
 static void
 print_timing (void)
 {
@@ -261,6 +307,7 @@ main (void)
   test_range ();
   test_contrast_normalised ();
   test_mean_sampling ();
+  test_reduce_and_stretch ();
   print_timing ();
   return CHECK_DONE ("shade");
 }

@@ -25,6 +25,17 @@ void terrain_sample_nearest (const float *src, int src_w, int src_h,
 void terrain_sample_mean (const float *src, int src_w, int src_h,
                           float *dst, int dst_w, int dst_h);
 
+/* Reduction by a whole factor: a map of ceil(width / factor) x ceil(height / factor) whose
+ * pixel (x, y) is the mean of the source pixels [x factor, (x + 1) factor) by [y factor,
+ * (y + 1) factor) that there are. */
+void terrain_reduce_mean (const float *src, int width, int height, int factor, float *dst);
+
+/* The way back: a map reduced by terrain_reduce_mean stretched to width x height, bilinear
+ * from pixel centre to pixel centre; past the outermost centres the nearest one's value,
+ * or, with wrap (a tileable map), interpolated across the edge to the other side. */
+void terrain_stretch_bilinear (const float *src, int factor, int wrap, float *dst, int width,
+                               int height);
+
 /* 1 when any of n floats is NaN or infinite. */
 int    terrain_has_non_finite (const float *data, size_t n);
 /* How many of n floats are NaN or infinite; *first gets the index of the first of them
