@@ -384,16 +384,17 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                                                  layer->height, factor);
   TerrainStatus          status = TERRAIN_OK;
   float                 *heights = NULL;
+  gboolean               made_base_look = FALSE;
   if (! reused || factor > 0)
     status = layer_heights (operation, codec, pixels, n, &heights);
   if (status == TERRAIN_OK && factor > 0 && ! look)
-    terrain_stroke_keep (self->stroke, &settings, &key, heights, layer->width, layer->height,
-                         factor);
+    terrain_stroke_keep (self->stroke, &settings, &key, info, self->values, heights,
+                         layer->width, layer->height, factor);
   if (status == TERRAIN_OK && ! reused)
     {
       status = look ? terrain_stroke_look (self->stroke, &settings, info, self->values, heights,
-                                           layer->width, layer->height, factor, &progress, why,
-                                           why_size)
+                                           layer->width, layer->height, factor,
+                                           &made_base_look, &progress, why, why_size)
                     : terrain_procedure_render (info, self->values, heights, layer->width,
                                                 layer->height, &progress, why, why_size);
       if (status == TERRAIN_OK)
@@ -407,8 +408,9 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
     }
   terrain_pages_free (heights);
   if (look)
-    log_render (operation, "%dx%d: %s at 1/%d, for a stroke", layer->width, layer->height,
-                status == TERRAIN_OK ? "looked at" : "failed", factor);
+    log_render (operation, "%dx%d: %s at 1/%d, for a stroke%s", layer->width, layer->height,
+                status == TERRAIN_OK ? "looked at" : "failed", factor,
+                made_base_look ? ", and the base's look" : "");
   else
     log_render (operation, "%dx%d: %s", layer->width, layer->height,
                 reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");

@@ -35,20 +35,23 @@ terrain_stroke_forget (GeglOperation *operation)
 
 struct TerrainStroke
 {
+  gint             refs;     /* the operation's, and a look made ahead's (make_ahead) */
   GMutex           lock;     /* GEGL may render one operation on several threads */
   gboolean         kept;     /* a base is there */
+  guint            base;     /* which: a look made ahead for an older one is dropped */
   TerrainResultKey settings; /* the base's */
   TerrainResultKey result;   /* its full result's, in the kept results */
   int              width, height, factor;
   float           *layer;    /* its layer, reduced */
-  float           *look;     /* its look (the reduced layer filtered), or NULL until needed
-                             * (a paint look: always; its layer is its look) */
+  float           *look;     /* its reduced look (the reduced layer filtered), or NULL until
+                             * made (a paint look's is its layer) */
 };
 
 TerrainStroke *
 terrain_stroke_new (void)
 {
   TerrainStroke *stroke = g_new0 (TerrainStroke, 1);
+  stroke->refs = 1;
   g_mutex_init (&stroke->lock);
   return stroke;
 }
@@ -56,6 +59,8 @@ terrain_stroke_new (void)
 void
 terrain_stroke_free (TerrainStroke *stroke)
 {
+  if (! g_atomic_int_dec_and_test (&stroke->refs))
+    return;
   g_mutex_clear (&stroke->lock);
   g_free (stroke->layer);
   g_free (stroke->look);
@@ -68,25 +73,13 @@ reduced_cells (int width, int height, int factor)
   return (gsize) terrain_reduced_side (width, factor) * terrain_reduced_side (height, factor);
 }
 
-void
-terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey *settings,
-                     const TerrainResultKey *result, const float *heights, int width,
-                     int height, int factor)
+/* Whether the base is of these settings, size and factor. Under the lock. */
+static gboolean
+kept_base_is (const TerrainStroke *stroke, const TerrainResultKey *settings, int width,
+              int height, int factor)
 {
-  float *layer = g_try_malloc (reduced_cells (width, height, factor) * sizeof (float));
-  if (layer != NULL)
-    terrain_reduce_mean (heights, width, height, factor, layer);
-  g_mutex_lock (&stroke->lock);
-  g_free (stroke->layer);
-  g_clear_pointer (&stroke->look, g_free);
-  stroke->layer = layer;
-  stroke->kept = layer != NULL;
-  stroke->settings = *settings;
-  stroke->result = *result;
-  stroke->width = width;
-  stroke->height = height;
-  stroke->factor = factor;
-  g_mutex_unlock (&stroke->lock);
+  return stroke->kept && memcmp (&stroke->settings, settings, sizeof *settings) == 0 &&
+         stroke->width == width && stroke->height == height && stroke->factor == factor;
 }
 
 /* The base's full result when it is of these settings and still kept; NULL otherwise. Under
@@ -95,11 +88,130 @@ static TerrainResult *
 kept_base (TerrainStroke *stroke, const TerrainResultKey *settings, int width, int height,
            int factor)
 {
-  if (! stroke->kept || memcmp (&stroke->settings, settings, sizeof *settings) != 0 ||
-      stroke->width != width || stroke->height != height || stroke->factor != factor)
+  if (! kept_base_is (stroke, settings, width, height, factor))
     return NULL;
   return terrain_result_lookup (&stroke->result, (gsize) width * height);
 }
+
+/* ---- The base's look, made ahead ----
+ *
+ * A stroke's first look also needs the base's (the layer before it, reduced and filtered):
+ * River Erosion's first look of a stroke on a 1024 x 1024 layer took 0.15-0.18 s, the
+ * others 75-100 ms. So once a full render has kept a new base, the base's look is made in a
+ * thread of its own, AHEAD_DELAY_MS later if the base is still the last one then (not while
+ * the artist drags a setting in GIMP's filter dialog, each value a new base whose look would
+ * take processors from the next value's render) and GIMP's main loop is idle (G_PRIORITY_LOW:
+ * GIMP has drawn the result). A stroke that comes before it is done makes it itself, as
+ * before; the look made ahead is then dropped. */
+#define AHEAD_DELAY_MS 200
+
+typedef struct
+{
+  TerrainStroke              *stroke;
+  guint                       base;
+  const TerrainProcedureInfo *info;
+  TerrainArgValue            *values; /* copied, with their text */
+  float                      *look;   /* the base's layer, reduced; filtered in the thread */
+  int                         width, height, factor;
+} Ahead;
+
+static void
+ahead_free (Ahead *ahead)
+{
+  for (int i = 0; i < terrain_arg_count (ahead->info); i++)
+    g_free ((gchar *) ahead->values[i].text);
+  g_free (ahead->values);
+  g_free (ahead->look);
+  terrain_stroke_free (ahead->stroke);
+  g_free (ahead);
+}
+
+static gpointer
+make_ahead (gpointer data)
+{
+  Ahead *ahead = data;
+  char   why[256];
+  if (terrain_filter_look (ahead->info, ahead->values, ahead->look, ahead->width,
+                           ahead->height, ahead->factor, NULL, why, sizeof why) == TERRAIN_OK)
+    {
+      TerrainStroke *stroke = ahead->stroke;
+      g_mutex_lock (&stroke->lock);
+      if (stroke->kept && stroke->base == ahead->base && stroke->look == NULL)
+        stroke->look = g_steal_pointer (&ahead->look);
+      g_mutex_unlock (&stroke->lock);
+    }
+  ahead_free (ahead);
+  return NULL;
+}
+
+static gboolean
+start_ahead (gpointer data)
+{
+  Ahead *ahead = data;
+  g_mutex_lock (&ahead->stroke->lock);
+  const gboolean current = ahead->stroke->base == ahead->base && ahead->stroke->look == NULL;
+  g_mutex_unlock (&ahead->stroke->lock);
+  GThread *thread = current ? g_thread_try_new ("terrain-look", make_ahead, ahead, NULL) : NULL;
+  if (thread != NULL)
+    g_thread_unref (thread);
+  else
+    ahead_free (ahead);
+  return G_SOURCE_REMOVE;
+}
+
+/* Has the look of the base `base` (its reduced layer `layer`) made ahead. */
+static void
+look_ahead (TerrainStroke *stroke, guint base, const TerrainProcedureInfo *info,
+            const TerrainArgValue *values, const float *layer, int width, int height,
+            int factor)
+{
+  const int count = terrain_arg_count (info);
+  Ahead    *ahead = g_new0 (Ahead, 1);
+  ahead->stroke = stroke;
+  g_atomic_int_inc (&stroke->refs);
+  ahead->base = base;
+  ahead->info = info;
+  ahead->values = g_new0 (TerrainArgValue, count);
+  for (int i = 0; i < count; i++)
+    ahead->values[i] = (TerrainArgValue) { values[i].number, g_strdup (values[i].text) };
+  ahead->look = g_memdup2 (layer, reduced_cells (width, height, factor) * sizeof (float));
+  ahead->width = width;
+  ahead->height = height;
+  ahead->factor = factor;
+  g_timeout_add_full (G_PRIORITY_LOW, AHEAD_DELAY_MS, start_ahead, ahead, NULL);
+}
+
+void
+terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey *settings,
+                     const TerrainResultKey *result, const TerrainProcedureInfo *info,
+                     const TerrainArgValue *values, const float *heights, int width,
+                     int height, int factor)
+{
+  g_mutex_lock (&stroke->lock);
+  const gboolean same = kept_base_is (stroke, settings, width, height, factor) &&
+                        memcmp (&stroke->result, result, sizeof *result) == 0;
+  g_mutex_unlock (&stroke->lock);
+  if (same)
+    return; /* a result reused: its base is there, and its look made or under way */
+  float *layer = g_try_malloc (reduced_cells (width, height, factor) * sizeof (float));
+  if (layer != NULL)
+    terrain_reduce_mean (heights, width, height, factor, layer);
+  g_mutex_lock (&stroke->lock);
+  g_free (stroke->layer);
+  g_clear_pointer (&stroke->look, g_free);
+  stroke->layer = layer;
+  stroke->kept = layer != NULL;
+  stroke->base++;
+  stroke->settings = *settings;
+  stroke->result = *result;
+  stroke->width = width;
+  stroke->height = height;
+  stroke->factor = factor;
+  if (layer != NULL && factor > 1)
+    look_ahead (stroke, stroke->base, info, values, layer, width, height, factor);
+  g_mutex_unlock (&stroke->lock);
+}
+
 
 gboolean
 terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings, int width,
@@ -112,16 +224,17 @@ terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings
   return base != NULL;
 }
 
-/* The base's full result (kept_base), with the base's look made if it is not yet (a paint
- * look's is the base's layer itself); NULL when there is none. Under the lock. */
+/* The base's full result (kept_base), with the base's look made if it is not yet (*made
+ * says so); NULL when there is none. Under the lock. */
 static TerrainResult *
 base_result (TerrainStroke *stroke, const TerrainResultKey *settings,
              const TerrainProcedureInfo *info, const TerrainArgValue *values, int width,
-             int height, int factor)
+             int height, int factor, gboolean *made)
 {
   const gsize    cells = reduced_cells (width, height, factor);
   TerrainResult *result = kept_base (stroke, settings, width, height, factor);
-  if (result == NULL || stroke->look != NULL || factor == 1)
+  *made = result != NULL && stroke->look == NULL;
+  if (! *made)
     return result;
   char why[256];
   stroke->look = g_memdup2 (stroke->layer, cells * sizeof (float));
@@ -139,7 +252,8 @@ TerrainStatus
 terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
                      const TerrainProcedureInfo *info, const TerrainArgValue *values,
                      float *heights, int width, int height, int factor,
-                     const TerrainProgress *progress, char *why, size_t why_size)
+                     gboolean *made_base_look, const TerrainProgress *progress, char *why,
+                     size_t why_size)
 {
   float *look = g_try_malloc (reduced_cells (width, height, factor) * sizeof (float));
   if (look == NULL)
@@ -150,8 +264,9 @@ terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
   if (status == TERRAIN_OK)
     {
       g_mutex_lock (&stroke->lock);
-      TerrainResult *base = base_result (stroke, settings, info, values, width, height, factor);
-      terrain_stretch_look (look, base ? (stroke->look ? stroke->look : stroke->layer) : NULL,
+      TerrainResult *base = base_result (stroke, settings, info, values, width, height, factor,
+                                         made_base_look);
+      terrain_stretch_look (look, base ? stroke->look : NULL,
                             base ? terrain_result_heights (base) : NULL, factor, heights, width,
                             height);
       g_mutex_unlock (&stroke->lock);

@@ -38,13 +38,18 @@ void          terrain_stroke_forget (GeglOperation *operation);
 typedef struct TerrainStroke TerrainStroke;
 
 TerrainStroke *terrain_stroke_new (void);
+/* The operation is done with it (a look being made ahead keeps it until that is done). */
 void          terrain_stroke_free (TerrainStroke *stroke);
 
-/* A full render gave the result kept as `result` (result-cache.h) for the layer `heights`
- * (width x height), under `settings` (a key of the operation, its settings, and the layer's
- * format and size): the base of the next stroke's looks, at `factor`. */
+/* A full render of the filter `info` with `values` gave the result kept as `result`
+ * (result-cache.h) for the layer `heights` (width x height), under `settings` (a key of the
+ * operation, its settings, and the layer's format and size): the base of the next stroke's
+ * looks, at `factor`. A reduced look of the base is made ahead, in a thread of its own once
+ * GIMP's main loop is idle. */
 void          terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey *settings,
-                                   const TerrainResultKey *result, const float *heights,
+                                   const TerrainResultKey *result,
+                                   const TerrainProcedureInfo *info,
+                                   const TerrainArgValue *values, const float *heights,
                                    int width, int height, int factor);
 
 /* Whether the operation's last full result is of these settings (and the layer's size and
@@ -52,15 +57,17 @@ void          terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey
 gboolean      terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings,
                                        int width, int height, int factor);
 
-/* Replaces heights (the layer, width x height) with the filter's look at `factor`
- * (terrain_look_factor): the base's result plus the change of the look when the base is of
- * these settings and its result is still kept (terrain_stroke_has_base), else the look
- * alone. The failures of the filter, and TERRAIN_ERROR_NO_MEMORY. */
+/* Replaces heights (the layer, width x height) with the filter's reduced look at `factor`
+ * (terrain_look_factor, above 1): the base's result plus the change of the look when the base
+ * is of these settings and its result is still kept (terrain_stroke_has_base), else the look
+ * alone. *made_base_look says whether the base's look had to be made too (it had not been
+ * made ahead). The failures of the filter, and TERRAIN_ERROR_NO_MEMORY. */
 TerrainStatus terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
                                    const TerrainProcedureInfo *info,
                                    const TerrainArgValue *values, float *heights, int width,
-                                   int height, int factor, const TerrainProgress *progress,
-                                   char *why, size_t why_size);
+                                   int height, int factor, gboolean *made_base_look,
+                                   const TerrainProgress *progress, char *why,
+                                   size_t why_size);
 
 /* The paint look (a look at factor 1) of a rectangle of the layer alone: heights (the
  * rectangle's `rows` rows of `columns`, at x, y in the width x height layer, the layer's

@@ -11,7 +11,10 @@ GRAY u16 layer:
     canvas on the screen;
   - while a stroke is painted, River Erosion's and Hydraulic Erosion's renders are their
     looks (src/gegl/stroke.h: reduced, and the paint alone), Smooth Heightmap's its own
-    result (it has no look), and every stroke ends on the
+    result (it has no look); Hydraulic Erosion's of the rectangles GIMP asks for, smaller
+    than the layer (src/gegl/operation.c: paint_look_here); River Erosion's base's look made
+    ahead, between the strokes, for at least one stroke (not by its first look); and every
+    stroke ends on the
     effect's own result: the stroke's last render is "computed" or "reused", not a look
     (GEGL's cache of the last look was dropped, and GIMP rendered the layer again), also
     after a stroke whose mouse stayed still before going up (the last look then had the same
@@ -73,6 +76,19 @@ for op in (RIVER, SMOOTH, HYDRAULIC):
     for name in ("undo", "redo"):
         checks.check("reused" in result.get(name, []) and "computed" not in result.get(name, []),
                      "%s: %s gave %s, not the kept result" % (op, name, result.get(name)))
+looks = [line for line in open(live.render_log) if "looked at" in line]
+rectangles = [tuple(map(int, m.groups())) for m in
+              (re.search(r"%s \d+x\d+: looked at at 1/1, for a stroke, in (\d+)x(\d+) at" % HYDRAULIC, line)
+               for line in looks) if m]
+checks.check(rectangles and max(w * h for w, h in rectangles) < 1024 * 1024,
+             "Hydraulic Erosion's paint looks were not of rectangles smaller than the layer: %s"
+             % rectangles[:5])
+river_looks = [line for line in looks if RIVER in line]
+made = sum(1 for line in river_looks if "and the base's look" in line)
+river_strokes = len(results.get(RIVER, {}).get("strokes", [])) + ("screen" in results.get(RIVER, {}))
+checks.check(river_looks and made < river_strokes,
+             "River Erosion: %d of %d strokes' looks had to make the base's look too (none made "
+             "ahead)" % (made, river_strokes))
 screen = results.get(RIVER, {}).get("screen", {})
 checks.check(screen.get("changed"), "a River Erosion stroke did not change the canvas")
 checks.check(code == 0, "gimp exited %s" % code)
