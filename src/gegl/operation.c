@@ -312,7 +312,8 @@ paint_look_here (GeglOperation *operation, const GeglRectangle *roi, GeglRectang
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
   TerrainPixelCodec           codec;
   layer_source (operation, layer);
-  if (self->format == NULL || ! terrain_stroke_render () || ! gegl_rectangle_contains (layer, roi) ||
+  if (self->format == NULL || ! terrain_stroke_render () ||
+      ! gegl_rectangle_contains (layer, roi) ||
       terrain_look_factor (info, layer->width, layer->height) != 1 ||
       ! terrain_pixel_codec (self->format, &codec))
     return FALSE;

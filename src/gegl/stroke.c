@@ -212,7 +212,6 @@ terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey *settings,
   g_mutex_unlock (&stroke->lock);
 }
 
-
 gboolean
 terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings, int width,
                          int height, int factor)

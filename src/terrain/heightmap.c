@@ -3,6 +3,7 @@
 #include "terrain-common.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Both passes of terrain_normalize run in parts on the threads there are (terrain-common.h),
  * with the same result as one pass: see terrain_min_max. */
@@ -151,6 +152,13 @@ void
 terrain_reduce_mean (const float *src, int width, int height, int factor, float *dst)
 {
   const int dw = (width + factor - 1) / factor, dh = (height + factor - 1) / factor;
+  if (factor == 1)
+    {
+      /* The mean of one value is that value: a copy (a paint look's whole layer, at 4096 x
+       * 4096 25 ms against 0.12-0.17 s for the loop below). */
+      memcpy (dst, src, (size_t) width * height * sizeof *dst);
+      return;
+    }
   for (int y = 0; y < dh; y++)
     for (int x = 0; x < dw; x++)
       {

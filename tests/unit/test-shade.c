@@ -252,6 +252,8 @@ test_reduce_and_stretch (void)
       block += src[y * 7 + x] / 9.0;
   CHECK (fabs (dst[0] - block) < 1e-6 && fabs (dst[3 * 1 + 2] - corner) < 1e-6,
          "reduced 3x: %g, %g (block means %g, %g)", dst[0], dst[5], block, corner);
+  terrain_reduce_mean (src, 7, 5, 1, dst);
+  CHECK (memcmp (dst, src, 7 * 5 * sizeof (float)) == 0, "reduced 1x: not the map itself");
 
   for (int y = 0; y < 4; y++)
     for (int x = 0; x < 4; x++)
