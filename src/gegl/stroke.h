@@ -9,13 +9,17 @@
  * after painting": an update of the whole layer in 3.2.6, the layer hidden and shown again
  * in 3.0.4), so the renders of the stroke itself may show a filter's look
  * (src/procedures/reduced.h: River Erosion's on the layer reduced, up to 2048 x 2048; the
- * erosion filters' the stroke's paint alone): the last one is always replaced by the filter's result. No
- * other timeout of that priority renders an image in GIMP (its draw tool's draws only the
- * tool's outlines).
+ * erosion filters' the stroke's paint alone): the last one is always replaced by the
+ * filter's result. No other timeout of that priority renders an image in GIMP (its draw
+ * tool's draws only the tool's outlines).
  *
  * A look is drawn as a change from the last full result the operation gave (reduced.h),
  * found again in the kept results (result-cache.h), so that what the stroke did not touch
- * stays as sharp as it was; without that base, a stroke's render is the filter's own. */
+ * stays as sharp as it was; without that base, a stroke's render is the filter's own. A
+ * paint look is of the rectangles GIMP renders alone (terrain_stroke_paint_look); a reduced
+ * look is of the whole layer, made in the render GIMP asks for, so that the stroke shows
+ * eroded at once (made in a thread of its own instead, the look of a rectangle GIMP renders
+ * was always older than its paint: the stroke showed white, in patches, until mouse up). */
 #ifndef TERRAIN_STROKE_H
 #define TERRAIN_STROKE_H
 
