@@ -383,12 +383,15 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   const gboolean         look = ! reused && factor > 1 && terrain_stroke_render () &&
                         terrain_stroke_has_base (self->stroke, &settings, layer->width,
                                                  layer->height, factor);
+  const gboolean         rebase = factor > 0 && ! look &&
+                          ! terrain_stroke_is_base (self->stroke, &settings, &key, layer->width,
+                                                    layer->height, factor);
   TerrainStatus          status = TERRAIN_OK;
   float                 *heights = NULL;
   gboolean               made_base_look = FALSE;
-  if (! reused || factor > 0)
+  if (! reused || rebase)
     status = layer_heights (operation, codec, pixels, n, &heights);
-  if (status == TERRAIN_OK && factor > 0 && ! look)
+  if (status == TERRAIN_OK && rebase)
     terrain_stroke_keep (self->stroke, &settings, &key, info, self->values, heights,
                          layer->width, layer->height, factor);
   if (status == TERRAIN_OK && ! reused)

@@ -187,12 +187,6 @@ terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey *settings,
                      const TerrainArgValue *values, const float *heights, int width,
                      int height, int factor)
 {
-  g_mutex_lock (&stroke->lock);
-  const gboolean same = kept_base_is (stroke, settings, width, height, factor) &&
-                        memcmp (&stroke->result, result, sizeof *result) == 0;
-  g_mutex_unlock (&stroke->lock);
-  if (same)
-    return; /* a result reused: its base is there, and its look made or under way */
   float *layer = g_try_malloc (reduced_cells (width, height, factor) * sizeof (float));
   if (layer != NULL)
     terrain_reduce_mean (heights, width, height, factor, layer);
@@ -210,6 +204,17 @@ terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey *settings,
   if (layer != NULL && factor > 1)
     look_ahead (stroke, stroke->base, info, values, layer, width, height, factor);
   g_mutex_unlock (&stroke->lock);
+}
+
+gboolean
+terrain_stroke_is_base (TerrainStroke *stroke, const TerrainResultKey *settings,
+                        const TerrainResultKey *result, int width, int height, int factor)
+{
+  g_mutex_lock (&stroke->lock);
+  const gboolean is = kept_base_is (stroke, settings, width, height, factor) &&
+                      memcmp (&stroke->result, result, sizeof *result) == 0;
+  g_mutex_unlock (&stroke->lock);
+  return is;
 }
 
 gboolean

@@ -56,6 +56,12 @@ void          terrain_stroke_keep (TerrainStroke *stroke, const TerrainResultKey
                                    const TerrainArgValue *values, const float *heights,
                                    int width, int height, int factor);
 
+/* Whether the base is already the result `result` of these settings, size and factor: a
+ * render that reused it keeps nothing again (nor converts the layer for it). */
+gboolean      terrain_stroke_is_base (TerrainStroke *stroke, const TerrainResultKey *settings,
+                                      const TerrainResultKey *result, int width, int height,
+                                      int factor);
+
 /* Whether the operation's last full result is of these settings (and the layer's size and
  * format) and still kept: the base a look of the filter at `factor` is drawn from. */
 gboolean      terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings,
