@@ -2,16 +2,17 @@
 
 #include "heightmap.h"
 #include "huge-pages.h"
+#include "later.h"
 #include "mainloop-probe.h"
 #include "op-properties.h"
 #include "pixel-codec.h"
 #include "reduced.h"
+#include "render-log.h"
 #include "result-cache.h"
 #include "stroke.h"
 #include "terrain-build-id.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 typedef struct
@@ -267,25 +268,14 @@ result_key (GeglOperation *operation, const TerrainPixelCodec *codec, const Gegl
   return terrain_result_hasher_key (&hasher);
 }
 
-/* Appends the time (CLOCK_MONOTONIC seconds, as the main-loop probe's and Python's
- * time.monotonic()), "terrain:NAME " and the message to the file TERRAIN_RENDER_LOG names,
- * when it does: how tests (and the curious) see what GIMP's process asked for, computed and
- * reused, and when. */
+/* The render log (render-log.h). */
 static void G_GNUC_PRINTF (2, 3)
 log_render (GeglOperation *operation, const char *format, ...)
 {
-  const char *path = g_getenv ("TERRAIN_RENDER_LOG");
-  FILE       *log = path ? fopen (path, "a") : NULL;
-  va_list     args;
-  if (log == NULL)
-    return;
-  fprintf (log, "%.6f %s ", (double) g_get_monotonic_time () / G_USEC_PER_SEC,
-           gegl_operation_get_name (operation));
+  va_list args;
   va_start (args, format);
-  vfprintf (log, format, args);
+  terrain_render_log (gegl_operation_get_name (operation), format, args);
   va_end (args);
-  fputc ('\n', log);
-  fclose (log);
 }
 
 /* The layer's heights from its pixels (none: a generator's start), in a new block (freed
@@ -358,9 +348,46 @@ render_paint_look (GeglOperation *operation, GeglBuffer *input, const GeglRectan
   return status;
 }
 
+/* The filter's look at `factor` (stroke.h), drawn from the stroke's base: the layer reduced
+ * and filtered above 1, the paint alone at 1; without a base of these settings (stale), the
+ * base's result with the paint. */
+static TerrainStatus
+look_at (GeglOperation *operation, const TerrainResultKey *settings, gboolean stale,
+         float *heights, int width, int height, int factor, gboolean *made_base_look,
+         const TerrainProgress *progress, char *why, size_t why_size)
+{
+  TerrainOperation *self = OPERATION (operation);
+  if (stale)
+    terrain_stroke_stale_look (self->stroke, width, height, heights);
+  else if (factor > 1)
+    return terrain_stroke_look (self->stroke, settings, OPERATION_CLASS (operation)->info,
+                                self->values, heights, width, height, factor, made_base_look,
+                                progress, why, why_size);
+  else
+    terrain_stroke_paint_look (self->stroke, settings, width, height, 0, 0, heights, width,
+                               height);
+  return TERRAIN_OK;
+}
+
+/* The drawable's buffer when the canvas's render of `key` may show a look while its result
+ * is made in a thread (later.h): a filter with looks whose base is there, of these settings
+ * or, *stale, of others (a setting just changed); NULL otherwise. */
+static GeglBuffer *
+layer_for_later (GeglOperation *operation, const TerrainResultKey *key, gboolean based,
+                 int width, int height, gboolean *stale)
+{
+  TerrainStroke *stroke = OPERATION (operation)->stroke;
+  *stale = ! based && terrain_stroke_has_base (stroke, NULL, width, height, 0);
+  if (! (based || *stale) || ! terrain_later_render () ||
+      ! terrain_result_keepable ((gsize) width * height) || ! terrain_later_allowed (key))
+    return NULL;
+  return terrain_later_layer (operation);
+}
+
 /* The procedure's heights for the whole layer: kept from an earlier render of the same
  * pixels and settings, else rendered and kept; for a stroke's render, the filter's look
- * (stroke.h: not kept). A full result of a filter with looks is the base of the next
+ * (stroke.h: not kept); for the canvas's, when it can be, the look while the result is made
+ * in a thread (later.h). A full result of a filter with looks is the base of the next
  * stroke's. */
 static TerrainStatus
 render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
@@ -370,7 +397,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
   TerrainOperation           *self = OPERATION (operation);
   const TerrainProgress       progress = { report, operation };
-  const gsize                 n = (gsize) layer->width * layer->height;
+  const int                   width = layer->width, height = layer->height;
+  const gsize                 n = (gsize) width * height;
   guchar                     *pixels = NULL;
   if (terrain_reads_layer (info, self->values) &&
       (pixels = read_pixels (input, source, layer, codec)) == NULL)
@@ -378,46 +406,61 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
 
   const TerrainResultKey key = result_key (operation, codec, layer, pixels);
   const TerrainResultKey settings = result_key (operation, codec, layer, NULL);
-  const int              factor = terrain_look_factor (info, layer->width, layer->height);
-  const gboolean         reused = (*result = terrain_result_lookup (&key, n)) != NULL;
-  const gboolean         look = ! reused && factor > 1 && terrain_stroke_render () &&
-                        terrain_stroke_has_base (self->stroke, &settings, layer->width,
-                                                 layer->height, factor);
-  const gboolean         rebase = factor > 0 && ! look &&
-                          ! terrain_stroke_is_base (self->stroke, &settings, &key, layer->width,
-                                                    layer->height, factor);
-  TerrainStatus          status = TERRAIN_OK;
-  float                 *heights = NULL;
-  gboolean               made_base_look = FALSE;
-  if (! reused || rebase)
+  const int              factor = terrain_look_factor (info, width, height);
+  const gboolean         based = factor > 0 && terrain_stroke_has_base (self->stroke, &settings,
+                                                                        width, height, factor);
+  gboolean               reused = (*result = terrain_result_lookup (&key, n)) != NULL;
+  gboolean               stale = FALSE;
+  GeglBuffer            *later = reused || factor == 0
+                                   ? NULL
+                                   : layer_for_later (operation, &key, based, width, height, &stale);
+  if (! reused && later == NULL && terrain_later_wait (&key))
+    reused = (*result = terrain_result_lookup (&key, n)) != NULL; /* not computed twice */
+  TerrainStatus status = TERRAIN_OK;
+  float        *heights = NULL;
+  gboolean      made_base_look = FALSE;
+  if (! reused)
+    status = layer_heights (operation, codec, pixels, n, &heights);
+  if (status == TERRAIN_OK && later &&
+      ! terrain_later_start (&key, &settings, info, self->values, heights, width, height,
+                             factor, self->stroke, operation->node, later))
+    g_clear_object (&later);
+  const gboolean look = ! reused && (later || (factor > 1 && based && terrain_stroke_render ()));
+  const gboolean rebase = factor > 0 && ! look &&
+                          ! terrain_stroke_is_base (self->stroke, &settings, &key, width, height,
+                                                    factor);
+  if (status == TERRAIN_OK && rebase && reused)
     status = layer_heights (operation, codec, pixels, n, &heights);
   if (status == TERRAIN_OK && rebase)
-    terrain_stroke_keep (self->stroke, &settings, &key, info, self->values, heights,
-                         layer->width, layer->height, factor);
+    terrain_stroke_keep (self->stroke, &settings, &key, info, self->values, heights, width,
+                         height, factor);
   if (status == TERRAIN_OK && ! reused)
     {
-      status = look ? terrain_stroke_look (self->stroke, &settings, info, self->values, heights,
-                                           layer->width, layer->height, factor,
-                                           &made_base_look, &progress, why, why_size)
-                    : terrain_procedure_render (info, self->values, heights, layer->width,
-                                                layer->height, &progress, why, why_size);
+      status = look ? look_at (operation, &settings, later && stale, heights, width, height,
+                               factor, &made_base_look, &progress, why, why_size)
+                    : terrain_procedure_render (info, self->values, heights, width, height,
+                                                &progress, why, why_size);
       if (status == TERRAIN_OK)
         {
           *result = terrain_result_new (g_steal_pointer (&heights), n);
-          if (look)
+          if (look && ! later) /* a look shown while the result is made: until then */
             terrain_stroke_forget (operation);
-          else
+          else if (! look)
             terrain_result_keep (&key, *result);
         }
     }
   terrain_pages_free (heights);
   if (look)
-    log_render (operation, "%dx%d: %s at 1/%d, for a stroke%s", layer->width, layer->height,
+    log_render (operation, "%dx%d: %s at 1/%d, %s%s", width, height,
                 status == TERRAIN_OK ? "looked at" : "failed", factor,
+                ! later ? "for a stroke"
+                : stale ? "stale, while its result is made in a thread"
+                        : "while its result is made in a thread",
                 made_base_look ? ", and the base's look" : "");
   else
-    log_render (operation, "%dx%d: %s", layer->width, layer->height,
+    log_render (operation, "%dx%d: %s", width, height,
                 reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");
+  g_clear_object (&later);
   g_free (pixels);
   return status;
 }
@@ -494,6 +537,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   GeglRectangle               area;
   TerrainResult              *result = NULL;
   char                        why[256] = "";
+  terrain_later_watch ();
   log_render (operation, "asked for %dx%d at %d,%d, level %d, in %s", roi->width, roi->height,
               roi->x, roi->y, level, terrain_probe_thread_name ());
   terrain_pixel_codec (OPERATION (operation)->format, &codec);

@@ -150,10 +150,16 @@ terrain_result_new (float *heights, gsize count)
   return result;
 }
 
+gboolean
+terrain_result_keepable (gsize count)
+{
+  return count * sizeof (float) <= budget ();
+}
+
 void
 terrain_result_keep (const TerrainResultKey *key, TerrainResult *result)
 {
-  if (result->bytes > budget ())
+  if (! terrain_result_keepable (result->bytes / sizeof (float)))
     return;
   g_mutex_lock (&lock);
   while (kept && kept_bytes + result->bytes > budget ())

@@ -43,6 +43,8 @@ TerrainResult *terrain_result_new (float *heights, gsize count);
 /* Keeps result for key (a reference of its own), unless the cache is off or the result is
  * larger than its whole budget. */
 void           terrain_result_keep (const TerrainResultKey *key, TerrainResult *result);
+/* Whether a result of count heights would be kept (the cache is on, and it fits). */
+gboolean       terrain_result_keepable (gsize count);
 /* The result kept for key with count heights, referenced, or NULL. */
 TerrainResult *terrain_result_lookup (const TerrainResultKey *key, gsize count);
 const float   *terrain_result_heights (const TerrainResult *result);

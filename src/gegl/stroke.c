@@ -14,12 +14,18 @@ terrain_stroke_render (void)
          g_source_get_priority (source) == G_PRIORITY_HIGH_IDLE;
 }
 
+void
+terrain_stroke_forget_node (GeglNode *node)
+{
+  GeglOperation *operation = gegl_node_get_gegl_operation (node);
+  if (operation != NULL)
+    gegl_operation_invalidate (operation, NULL, TRUE);
+}
+
 static gboolean
 forget (gpointer data)
 {
-  GeglOperation *operation = gegl_node_get_gegl_operation (data);
-  if (operation != NULL)
-    gegl_operation_invalidate (operation, NULL, TRUE);
+  terrain_stroke_forget_node (data);
   return G_SOURCE_REMOVE;
 }
 
@@ -31,11 +37,29 @@ terrain_stroke_forget (GeglOperation *operation)
   g_idle_add_full (G_PRIORITY_HIGH, forget, g_object_ref (operation->node), g_object_unref);
 }
 
+TerrainArgValue *
+terrain_values_copy (const TerrainProcedureInfo *info, const TerrainArgValue *values)
+{
+  const int        count = terrain_arg_count (info);
+  TerrainArgValue *copy = g_new0 (TerrainArgValue, count);
+  for (int i = 0; i < count; i++)
+    copy[i] = (TerrainArgValue) { values[i].number, g_strdup (values[i].text) };
+  return copy;
+}
+
+void
+terrain_values_free (const TerrainProcedureInfo *info, TerrainArgValue *values)
+{
+  for (int i = 0; i < terrain_arg_count (info); i++)
+    g_free ((gchar *) values[i].text);
+  g_free (values);
+}
+
 /* ---- The base of the looks ---- */
 
 struct TerrainStroke
 {
-  gint             refs;     /* the operation's, and a look made ahead's (make_ahead) */
+  gint             refs;     /* the operation's, a look made ahead's, a render made later's */
   GMutex           lock;     /* GEGL may render one operation on several threads */
   gboolean         kept;     /* a base is there */
   guint            base;     /* which: a look made ahead for an older one is dropped */
@@ -56,6 +80,13 @@ terrain_stroke_new (void)
   return stroke;
 }
 
+TerrainStroke *
+terrain_stroke_ref (TerrainStroke *stroke)
+{
+  g_atomic_int_inc (&stroke->refs);
+  return stroke;
+}
+
 void
 terrain_stroke_free (TerrainStroke *stroke)
 {
@@ -73,13 +104,16 @@ reduced_cells (int width, int height, int factor)
   return (gsize) terrain_reduced_side (width, factor) * terrain_reduced_side (height, factor);
 }
 
-/* Whether the base is of these settings, size and factor. Under the lock. */
+/* Whether the base is of these settings (NULL: any), size and factor (0: any). Under the
+ * lock. */
 static gboolean
 kept_base_is (const TerrainStroke *stroke, const TerrainResultKey *settings, int width,
               int height, int factor)
 {
-  return stroke->kept && memcmp (&stroke->settings, settings, sizeof *settings) == 0 &&
-         stroke->width == width && stroke->height == height && stroke->factor == factor;
+  return stroke->kept &&
+         (settings == NULL || memcmp (&stroke->settings, settings, sizeof *settings) == 0) &&
+         stroke->width == width && stroke->height == height &&
+         (factor == 0 || stroke->factor == factor);
 }
 
 /* The base's full result when it is of these settings and still kept; NULL otherwise. Under
@@ -118,9 +152,7 @@ typedef struct
 static void
 ahead_free (Ahead *ahead)
 {
-  for (int i = 0; i < terrain_arg_count (ahead->info); i++)
-    g_free ((gchar *) ahead->values[i].text);
-  g_free (ahead->values);
+  terrain_values_free (ahead->info, ahead->values);
   g_free (ahead->look);
   terrain_stroke_free (ahead->stroke);
   g_free (ahead);
@@ -165,15 +197,11 @@ look_ahead (TerrainStroke *stroke, guint base, const TerrainProcedureInfo *info,
             const TerrainArgValue *values, const float *layer, int width, int height,
             int factor)
 {
-  const int count = terrain_arg_count (info);
-  Ahead    *ahead = g_new0 (Ahead, 1);
-  ahead->stroke = stroke;
-  g_atomic_int_inc (&stroke->refs);
+  Ahead *ahead = g_new0 (Ahead, 1);
+  ahead->stroke = terrain_stroke_ref (stroke);
   ahead->base = base;
   ahead->info = info;
-  ahead->values = g_new0 (TerrainArgValue, count);
-  for (int i = 0; i < count; i++)
-    ahead->values[i] = (TerrainArgValue) { values[i].number, g_strdup (values[i].text) };
+  ahead->values = terrain_values_copy (info, values);
   ahead->look = g_memdup2 (layer, reduced_cells (width, height, factor) * sizeof (float));
   ahead->width = width;
   ahead->height = height;
@@ -292,4 +320,25 @@ terrain_stroke_paint_look (TerrainStroke *stroke, const TerrainResultKey *settin
   g_mutex_unlock (&stroke->lock);
   terrain_result_unref (base);
   return base != NULL;
+}
+
+gboolean
+terrain_stroke_stale_look (TerrainStroke *stroke, int width, int height, float *heights)
+{
+  g_mutex_lock (&stroke->lock);
+  TerrainResult *base = kept_base (stroke, NULL, width, height, 0);
+  float         *reduced = base ? g_try_malloc (reduced_cells (width, height, stroke->factor)
+                                                * sizeof (float))
+                                : NULL;
+  const gboolean looked = reduced != NULL;
+  if (looked)
+    {
+      terrain_reduce_mean (heights, width, height, stroke->factor, reduced);
+      terrain_stretch_look (reduced, stroke->layer, terrain_result_heights (base),
+                            stroke->factor, heights, width, height);
+    }
+  g_mutex_unlock (&stroke->lock);
+  terrain_result_unref (base);
+  g_free (reduced);
+  return looked;
 }

@@ -37,13 +37,22 @@ gboolean      terrain_stroke_render (void);
  * from there, and from the caches after it, as soon as the main loop runs again (at
  * G_PRIORITY_HIGH: before any event, and before that render). */
 void          terrain_stroke_forget (GeglOperation *operation);
+/* The same at once, for the operation of `node` (if it still has one). Main thread. */
+void          terrain_stroke_forget_node (GeglNode *node);
 
 /* An operation's last full result, which its strokes' looks are drawn from. */
 typedef struct TerrainStroke TerrainStroke;
 
 TerrainStroke *terrain_stroke_new (void);
-/* The operation is done with it (a look being made ahead keeps it until that is done). */
+/* Another reference, for a thread that keeps a base (later.h) or makes a look ahead. */
+TerrainStroke *terrain_stroke_ref (TerrainStroke *stroke);
+/* A reference is done with it (the operation's, or a thread's). */
 void          terrain_stroke_free (TerrainStroke *stroke);
+
+/* A copy of an operation's settings (their text too) for a thread, and its end. */
+TerrainArgValue *terrain_values_copy (const TerrainProcedureInfo *info,
+                                      const TerrainArgValue *values);
+void             terrain_values_free (const TerrainProcedureInfo *info, TerrainArgValue *values);
 
 /* A full render of the filter `info` with `values` gave the result kept as `result`
  * (result-cache.h) for the layer `heights` (width x height), under `settings` (a key of the
@@ -63,7 +72,8 @@ gboolean      terrain_stroke_is_base (TerrainStroke *stroke, const TerrainResult
                                       int factor);
 
 /* Whether the operation's last full result is of these settings (and the layer's size and
- * format) and still kept: the base a look of the filter at `factor` is drawn from. */
+ * format) and still kept: the base a look of the filter at `factor` is drawn from. With
+ * settings NULL and factor 0, of any settings and factor (terrain_stroke_stale_look). */
 gboolean      terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings,
                                        int width, int height, int factor);
 
@@ -87,5 +97,13 @@ TerrainStatus terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey
 gboolean      terrain_stroke_paint_look (TerrainStroke *stroke, const TerrainResultKey *settings,
                                          int width, int height, int x, int y, float *heights,
                                          int columns, int rows);
+
+/* A stale look: the base's full result, whatever its settings, plus what was painted since
+ * (the layer now in heights, against the base's layer, reduced at the base's factor): what
+ * the canvas shows of the filter while the result of settings just changed is made in a
+ * thread (later.h). FALSE, heights unchanged, when there is no base of this size or its
+ * result is no longer kept. */
+gboolean      terrain_stroke_stale_look (TerrainStroke *stroke, int width, int height,
+                                         float *heights);
 
 #endif

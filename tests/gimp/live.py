@@ -48,6 +48,13 @@ for i, op in enumerate(EFFECTS):
             layer.append_filter(Gimp.DrawableFilter.new(layer, op, ""))
     Gimp.displays_flush()
     flag("effect-%d" % i)
+    if op in CHANGES:
+        wait_flag("change-%d" % i)
+        effect = layer.get_filters()[0]
+        effect.get_config().set_property(*CHANGES[op])
+        effect.update()
+        Gimp.displays_flush()
+        flag("changed-%d" % i)
     wait_flag("next-%d" % i)
 image.clean_all()  # quitting asks nothing
 flag("finished")
@@ -68,13 +75,15 @@ def _lines(path, pattern):
 
 
 class Live:
-    """One GIMP session under Xvfb; effects: operation names ("" for none), in order."""
+    """One GIMP session under Xvfb; effects: operation names ("" for none), in order;
+    changes: {operation: (property, value)}, a setting the script changes once that effect's
+    strokes are done (paint: change)."""
 
-    def __init__(self, plugin, module, workdir, effects, dialog=False):
+    def __init__(self, plugin, module, workdir, effects, dialog=False, changes=None):
         self.workdir = workdir
         os.makedirs(workdir, exist_ok=True)
         for stale in os.listdir(workdir):
-            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog")) \
+            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog", "change")) \
                     or stale == "finished":
                 os.remove(os.path.join(workdir, stale))
         self.render_log = os.path.join(workdir, "render.log")
@@ -84,8 +93,8 @@ class Live:
         self.xvfb, display = start_xvfb()
         self.env = self.session.environment(display)
         self.env.update(TERRAIN_RENDER_LOG=self.render_log, TERRAIN_MAINLOOP_LOG=self.mainloop_log)
-        script = "WORKDIR = %r\nSIZE = %d\nEFFECTS = %r\nDIALOG = %r\n" % (
-            workdir, SIZE, list(effects), RIVER_DIALOG if dialog else None) + SCRIPT
+        script = "WORKDIR = %r\nSIZE = %d\nEFFECTS = %r\nDIALOG = %r\nCHANGES = %r\n" % (
+            workdir, SIZE, list(effects), RIVER_DIALOG if dialog else None, changes or {}) + SCRIPT
         self.gimp = subprocess.Popen(
             self.session.command([script], gui=True, interpreter="python-fu-eval", quit=False, data=True),
             env=self.env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, "gimp.log"), "w"))
@@ -183,7 +192,7 @@ class Live:
         window ("looked at": a filter's look for a stroke)."""
         return [(t, m.group(3), m.group(2)) for t, m in
                 _lines(self.render_log,
-                       r"(terrain:\S+) \d+x\d+: (computed|reused|failed|looked at)(?: at 1/\d+, for a stroke(?:, .*)?)?$")
+                       r"(terrain:\S+) \d+x\d+: (computed|reused|failed|looked at)(?:,? .*)?$")
                 if since <= t <= until]
 
     def asked(self, since, until=float("inf")):
@@ -281,14 +290,16 @@ def press_ok_after_preview(live):
         return live.renders(ok_at), f.read()
 
 
-def paint(live, effects, strokes, undo=True, on_stroke=None, confirm=(), holds=()):
+def paint(live, effects, strokes, undo=True, on_stroke=None, confirm=(), holds=(), change=()):
     """For each effect the script puts on the layer: `strokes` strokes, each measured once
     GIMP is done with it (Live.measure); then, with undo, Ctrl+Z and Ctrl+Y of the last
     stroke and the renders each led to. on_stroke(live, op, k) may look at the screen after
     each stroke; holds[i] is how long the mouse stays still before stroke i goes up (none:
     0); an effect in `confirm` gets one more stroke, timed on the screen too
-    (Live.stroke_on_screen). Returns {op: {"strokes": [...], "screen": {...}, "undo": [...],
-    "redo": [...]}}."""
+    (Live.stroke_on_screen); an effect in `change` then has the setting Live was given for
+    it changed by the script, measured as a stroke is (Live.measure, from the change on).
+    Returns {op: {"strokes": [...], "screen": {...}, "undo": [...], "redo": [...],
+    "change": {...}}}."""
     results, k = {}, 0
     for i, op in enumerate(effects):
         since = time.monotonic()
@@ -313,5 +324,11 @@ def paint(live, effects, strokes, undo=True, on_stroke=None, confirm=(), holds=(
             live.keys(key)
             live.settle(pressed)
             result[name] = [r[1] for r in live.renders(pressed)]
+        if op in change:
+            asked = time.monotonic()
+            live.flag("change-%d" % i)
+            live.wait_file("changed-%d" % i)
+            live.settle(asked)
+            result["change"] = live.measure(asked, asked)
         live.flag("next-%d" % i)
     return results

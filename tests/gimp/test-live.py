@@ -19,6 +19,13 @@ GRAY u16 layer:
     (GEGL's cache of the last look was dropped, and GIMP rendered the layer again), also
     after a stroke whose mouse stayed still before going up (the last look then had the same
     input as the render after mouse up; Smooth Heightmap then has nothing left to render);
+  - after a stroke (from GIMP's canvas render that ends it), River Erosion's and Hydraulic
+    Erosion's full results are made in a thread of their own while the canvas shows their
+    look, and GIMP is told to draw the layer again once they are there (src/gegl/later.h):
+    for at least one stroke each, and the stroke still ends on the effect's result;
+  - a setting of River Erosion and of Hydraulic Erosion changed by a script (the effect's
+    config, updated) shows the last result (a stale look) while the new one is made in a
+    thread, and ends on the new result;
   - Ctrl+Z and Ctrl+Y of a stroke compute nothing (kept results);
   - GIMP quits cleanly.
 The times (mouse up to the render, the longest main-loop stall) are printed, not checked:
@@ -37,12 +44,14 @@ plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
 checks = Checks("gimp-live")
 RIVER, SMOOTH, HYDRAULIC = "terrain:river-erosion", "terrain:smooth", "terrain:hydraulic-erosion"
 
-live = Live(plugin, module, workdir, [RIVER, SMOOTH, HYDRAULIC], dialog=True)
+CHANGES = {RIVER: ("age", 5.0), HYDRAULIC: ("erosion", 0.5)}
+live = Live(plugin, module, workdir, [RIVER, SMOOTH, HYDRAULIC], dialog=True, changes=CHANGES)
 try:
     after_ok, seen = press_ok_after_preview(live)
     # The second stroke stays still before mouse up: GIMP paints and renders all of it then,
     # so the render after mouse up has the same input as the stroke's last look.
-    results = paint(live, [RIVER, SMOOTH, HYDRAULIC], 2, confirm=(RIVER,), holds=(0.0, 0.8))
+    results = paint(live, [RIVER, SMOOTH, HYDRAULIC], 2, confirm=(RIVER,), holds=(0.0, 0.8),
+                    change=tuple(CHANGES))
     live.shoot("after-strokes.png")
     ticks = live.ticks()
 finally:
@@ -76,7 +85,23 @@ for op in (RIVER, SMOOTH, HYDRAULIC):
     for name in ("undo", "redo"):
         checks.check("reused" in result.get(name, []) and "computed" not in result.get(name, []),
                      "%s: %s gave %s, not the kept result" % (op, name, result.get(name)))
-looks = [line for line in open(live.render_log) if "looked at" in line]
+render_log = open(live.render_log).read().splitlines()
+for op in CHANGES:
+    threaded = [line for line in render_log if "%s 1024x1024: computed, in a thread" % op in line]
+    checks.check(len(threaded) >= 2,
+                 "%s: %d full results made in a thread (a stroke's and the change's), not >= 2"
+                 % (op, len(threaded)))
+    change = results.get(op, {}).get("change", {})
+    checks.check(change.get("last result") in ("computed", "reused") and
+                 change.get("computed during", 0) + change.get("computed after", 0) >= 1,
+                 "%s: the changed setting did not end on a new result: %s" % (op, change))
+    print("%s, setting changed: -> render done %s s, longest stall %.0f ms, renders %s" % (
+        op, "-" if change.get("render done") is None else "%.3f" % change["render done"],
+        change.get("longest stall", 0.0), change.get("results after")))
+stale = [line for line in render_log if "stale, while its result is made in a thread" in line]
+checks.check(any(RIVER in line for line in stale) and any(HYDRAULIC in line for line in stale),
+             "no stale look while a changed setting's result was made: %s" % stale)
+looks = [line for line in render_log if "looked at" in line]
 rectangles = [tuple(map(int, m.groups())) for m in
               (re.search(r"%s \d+x\d+: looked at at 1/1, for a stroke, in (\d+)x(\d+) at" % HYDRAULIC, line)
                for line in looks) if m]

@@ -1,0 +1,374 @@
+#include "later.h"
+
+#include "heightmap.h"
+#include "huge-pages.h"
+#include "render-log.h"
+
+#include <string.h>
+
+/* GIMP's projection idles run at G_PRIORITY_HIGH_IDLE + 22, plus the projection's own
+ * priority (a layer group's is higher: 1 and up); nothing else of GIMP's that renders an
+ * image idles between them and G_PRIORITY_DEFAULT_IDLE (its viewables' previews idle at
+ * G_PRIORITY_LOW). */
+#define PROJECTION_IDLE (G_PRIORITY_HIGH_IDLE + 22)
+
+gboolean
+terrain_later_render (void)
+{
+  GSource *source = g_main_current_source ();
+  return source != NULL && g_source_get_context (source) == g_main_context_default () &&
+         source->source_funcs == &g_idle_funcs &&
+         g_source_get_priority (source) >= PROJECTION_IDLE &&
+         g_source_get_priority (source) < G_PRIORITY_DEFAULT_IDLE;
+}
+
+/* ---- GIMP's drawables: seen in their "update" signal, told by it ---- */
+
+/* The drawables seen last, most recent first: weak references (GIMP may delete one). */
+#define DRAWABLES_SEEN 8
+
+static GWeakRef seen[DRAWABLES_SEEN];
+static guint    update_signal; /* 0: not watched (yet, or ever) */
+
+static gboolean
+seen_update (GSignalInvocationHint *hint, guint count, const GValue *params, gpointer data)
+{
+  GObject *drawable = count > 0 ? g_value_get_object (&params[0]) : NULL;
+  (void) hint;
+  (void) data;
+  if (drawable == NULL)
+    return TRUE;
+  int at = DRAWABLES_SEEN - 1; /* where it was, or the oldest's place */
+  for (int i = 0; i < DRAWABLES_SEEN; i++)
+    {
+      GObject       *kept = g_weak_ref_get (&seen[i]);
+      const gboolean same = kept == drawable;
+      g_clear_object (&kept);
+      if (same)
+        {
+          at = i;
+          break;
+        }
+    }
+  for (int i = at; i > 0; i--)
+    {
+      GObject *before = g_weak_ref_get (&seen[i - 1]);
+      g_weak_ref_set (&seen[i], before);
+      g_clear_object (&before);
+    }
+  g_weak_ref_set (&seen[0], drawable);
+  return TRUE;
+}
+
+/* Watches GIMP's drawables once GIMP's process has registered them, when their "update"
+ * signal is (x, y, width, height) ints and they have a "buffer": GIMP's, not libgimp's
+ * (a plug-in's process loads the module too). Main thread. */
+static gboolean
+watch_drawables (void)
+{
+  static gboolean tried;
+  if (update_signal != 0 || tried || ! g_main_context_is_owner (g_main_context_default ()))
+    return update_signal != 0;
+  const GType type = g_type_from_name ("GimpDrawable");
+  if (type == 0)
+    return FALSE; /* not yet: GIMP registers it with its first drawable */
+  tried = TRUE;
+  const guint  id = g_signal_lookup ("update", type);
+  GSignalQuery query;
+  if (id == 0)
+    return FALSE;
+  g_signal_query (id, &query);
+  gboolean fits = query.return_type == G_TYPE_NONE && query.n_params == 4 &&
+                  ! (query.signal_flags & G_SIGNAL_NO_HOOKS);
+  for (guint i = 0; fits && i < query.n_params; i++)
+    fits = (query.param_types[i] & ~G_SIGNAL_TYPE_STATIC_SCOPE) == G_TYPE_INT;
+  gpointer    klass = g_type_class_ref (type);
+  GParamSpec *buffer = g_object_class_find_property (klass, "buffer");
+  fits = fits && buffer && g_type_is_a (buffer->value_type, GEGL_TYPE_BUFFER);
+  g_type_class_unref (klass);
+  if (fits)
+    {
+      g_signal_add_emission_hook (id, 0, seen_update, NULL, NULL);
+      update_signal = id;
+    }
+  return fits;
+}
+
+/* The drawable seen lately whose buffer is `buffer`, referenced; NULL if none. */
+static GObject *
+drawable_of (GeglBuffer *buffer)
+{
+  for (int i = 0; i < DRAWABLES_SEEN; i++)
+    {
+      GObject    *drawable = g_weak_ref_get (&seen[i]);
+      GeglBuffer *its = NULL;
+      if (drawable)
+        g_object_get (drawable, "buffer", &its, NULL);
+      const gboolean same = drawable && its == buffer;
+      g_clear_object (&its);
+      if (same)
+        return drawable;
+      g_clear_object (&drawable);
+    }
+  return NULL;
+}
+
+/* The buffer the input is read from: the buffer source up the operation's inputs (a
+ * drawable's, gimp:buffer-source-validate in GIMP's graph of a layer and its effects:
+ * app/core/gimpdrawable.c, gimp_drawable_real_get_source_node). */
+static GeglBuffer *
+source_buffer (GeglOperation *operation)
+{
+  GeglNode *node = gegl_node_get_producer (operation->node, "input", NULL);
+  for (int steps = 0; node && steps < 256; steps++)
+    {
+      const char *name = gegl_node_get_operation (node);
+      if (g_strcmp0 (name, "gimp:buffer-source-validate") == 0 ||
+          g_strcmp0 (name, "gegl:buffer-source") == 0)
+        {
+          GeglBuffer *buffer = NULL;
+          gegl_node_get (node, "buffer", &buffer, NULL);
+          return buffer;
+        }
+      node = gegl_node_get_producer (node, "input", NULL);
+    }
+  return NULL;
+}
+
+void
+terrain_later_watch (void)
+{
+  watch_drawables ();
+}
+
+GeglBuffer *
+terrain_later_layer (GeglOperation *operation)
+{
+  if (! watch_drawables ())
+    return NULL;
+  GeglBuffer *buffer = source_buffer (operation);
+  GObject    *drawable = buffer ? drawable_of (buffer) : NULL;
+  if (drawable == NULL)
+    g_clear_object (&buffer);
+  g_clear_object (&drawable);
+  return buffer;
+}
+
+/* What GIMP is told once a result made later is kept: the operation's node, whose look
+ * GEGL keeps in its cache until then (the canvas draws its chunks from it), and the
+ * drawable's buffer. */
+typedef struct
+{
+  GeglNode   *node;
+  GeglBuffer *buffer;
+} Tell;
+
+static void
+tell_free (gpointer data)
+{
+  Tell *tell = data;
+  g_object_unref (tell->node);
+  g_object_unref (tell->buffer);
+  g_free (tell);
+}
+
+/* In the main loop: the look leaves GEGL's cache, and GIMP draws the drawable again, all of
+ * it. */
+static gboolean
+tell_gimp (gpointer data)
+{
+  Tell       *tell = data;
+  GeglBuffer *buffer = tell->buffer;
+  GObject    *drawable = drawable_of (buffer);
+  terrain_stroke_forget_node (tell->node);
+  if (drawable)
+    {
+      const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
+      g_signal_emit (drawable, update_signal, 0, 0, 0, extent->width, extent->height);
+      g_object_unref (drawable);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* ---- The renders under way ---- */
+
+typedef struct
+{
+  TerrainResultKey            key, settings;
+  const TerrainProcedureInfo *info;
+  TerrainArgValue            *values;
+  float                      *layer;   /* the layer's heights */
+  int                         width, height, factor;
+  TerrainStroke              *stroke;
+  GeglNode                   *node;
+  GeglBuffer                 *buffer;
+  gchar                      *name;
+  gint                        cancelled;
+} Later;
+
+static GMutex  lock;
+static GCond   done;
+static GList  *under_way; /* of Later */
+/* The keys of the last renders made later (a ring): one asked for again was not kept. */
+#define REMEMBERED 16
+static TerrainResultKey made[REMEMBERED];
+static int              made_next;
+
+static Later *
+find (const TerrainResultKey *key)
+{
+  for (GList *l = under_way; l; l = l->next)
+    if (memcmp (&((Later *) l->data)->key, key, sizeof *key) == 0)
+      return l->data;
+  return NULL;
+}
+
+gboolean
+terrain_later_allowed (const TerrainResultKey *key)
+{
+  g_mutex_lock (&lock);
+  gboolean allowed = TRUE;
+  for (int i = 0; allowed && i < REMEMBERED; i++)
+    allowed = memcmp (&made[i], key, sizeof *key) != 0;
+  g_mutex_unlock (&lock);
+  return allowed;
+}
+
+gboolean
+terrain_later_wait (const TerrainResultKey *key)
+{
+  g_mutex_lock (&lock);
+  const gboolean waited = find (key) != NULL;
+  while (find (key) != NULL)
+    g_cond_wait (&done, &lock);
+  g_mutex_unlock (&lock);
+  return waited;
+}
+
+static void G_GNUC_PRINTF (2, 3)
+log_later (const Later *later, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  terrain_render_log (later->name, format, args);
+  va_end (args);
+}
+
+static void
+later_free (Later *later)
+{
+  terrain_values_free (later->info, later->values);
+  terrain_pages_free (later->layer);
+  terrain_stroke_free (later->stroke);
+  g_object_unref (later->node);
+  g_object_unref (later->buffer);
+  g_free (later->name);
+  g_free (later);
+}
+
+static int
+cancelled (void *user, double fraction)
+{
+  (void) fraction;
+  return g_atomic_int_get (&((Later *) user)->cancelled);
+}
+
+static gpointer
+render_later (gpointer data)
+{
+  Later              *later = data;
+  const gsize         n = (gsize) later->width * later->height;
+  const TerrainProgress progress = { cancelled, later };
+  float              *heights = terrain_pages_alloc (n * sizeof (float));
+  TerrainStatus       status = TERRAIN_ERROR_NO_MEMORY;
+  char                why[256] = "";
+  if (heights)
+    {
+      memcpy (heights, later->layer, n * sizeof (float));
+      status = terrain_procedure_render (later->info, later->values, heights, later->width,
+                                         later->height, &progress, why, sizeof why);
+    }
+  if (status == TERRAIN_OK)
+    {
+      TerrainResult *result = terrain_result_new (g_steal_pointer (&heights), n);
+      terrain_result_keep (&later->key, result);
+      terrain_result_unref (result);
+      terrain_stroke_keep (later->stroke, &later->settings, &later->key, later->info,
+                           later->values, later->layer, later->width, later->height,
+                           later->factor);
+    }
+  terrain_pages_free (heights);
+  log_later (later, "%dx%d: %s, in a thread", later->width, later->height,
+             status == TERRAIN_OK ? "computed" : status == TERRAIN_CANCELLED ? "cancelled"
+                                                                           : "failed");
+  g_mutex_lock (&lock);
+  under_way = g_list_remove (under_way, later);
+  if (status != TERRAIN_CANCELLED)
+    {
+      made[made_next] = later->key;
+      made_next = (made_next + 1) % REMEMBERED;
+    }
+  g_cond_broadcast (&done);
+  g_mutex_unlock (&lock);
+  /* A cancelled render's value was replaced: the render that replaced it tells GIMP. A
+   * failed one is told too: GIMP's render of the layer then gives the failure in place. */
+  if (status != TERRAIN_CANCELLED)
+    {
+      Tell *tell = g_new (Tell, 1);
+      tell->node = g_object_ref (later->node);
+      tell->buffer = g_object_ref (later->buffer);
+      g_idle_add_full (G_PRIORITY_DEFAULT, tell_gimp, tell, tell_free);
+    }
+  later_free (later);
+  return NULL;
+}
+
+gboolean
+terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settings,
+                     const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                     const float *heights, int width, int height, int factor,
+                     TerrainStroke *stroke, GeglNode *node, GeglBuffer *layer)
+{
+  const gsize n = (gsize) width * height;
+  g_mutex_lock (&lock);
+  const gboolean already = find (key) != NULL;
+  g_mutex_unlock (&lock);
+  if (already)
+    return TRUE;
+  Later *later = g_new0 (Later, 1);
+  later->layer = terrain_pages_alloc (n * sizeof (float));
+  if (later->layer == NULL)
+    {
+      g_free (later);
+      return FALSE;
+    }
+  memcpy (later->layer, heights, n * sizeof (float));
+  later->key = *key;
+  later->settings = *settings;
+  later->info = info;
+  later->values = terrain_values_copy (info, values);
+  later->width = width;
+  later->height = height;
+  later->factor = factor;
+  later->stroke = terrain_stroke_ref (stroke);
+  later->node = g_object_ref (node);
+  later->buffer = g_object_ref (layer);
+  later->name = g_strdup (gegl_node_get_operation (node));
+  g_mutex_lock (&lock);
+  for (GList *l = under_way; l; l = l->next)
+    if (((Later *) l->data)->buffer == layer)
+      g_atomic_int_set (&((Later *) l->data)->cancelled, 1);
+  under_way = g_list_prepend (under_way, later);
+  g_mutex_unlock (&lock);
+  GThread *thread = g_thread_try_new ("terrain-later", render_later, later, NULL);
+  if (thread == NULL)
+    {
+      g_mutex_lock (&lock);
+      under_way = g_list_remove (under_way, later);
+      g_mutex_unlock (&lock);
+      later_free (later);
+      return FALSE;
+    }
+  g_thread_unref (thread);
+  return TRUE;
+}

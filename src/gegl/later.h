@@ -1,0 +1,58 @@
+/* A filter's full result made in a thread of its own while GIMP's canvas shows its look, and
+ * GIMP told to draw the layer again once the result is there.
+ *
+ * GIMP draws its canvas from an idle source of its main loop (app/core/gimpprojection.c:
+ * gimp_projection_chunk_render_start, priority GIMP_PRIORITY_PROJECTION_IDLE,
+ * app/gimp-priorities.h), and an operation renders in the thread that asks: a whole-layer
+ * effect froze GIMP for its whole render after every stroke (River Erosion 5.7 s at 4096 x
+ * 4096). GIMP draws again only what it was told changed, and it is told by a drawable's
+ * "update" signal (gimp_drawable_update), not by a GEGL node's invalidation: an operation
+ * that rendered later would never be seen. So the module watches the "update" signals GIMP's
+ * drawables emit (an emission hook: GIMP 3.0.4 and 3.2.6 declare the signal alike, and its
+ * signature is checked), keeps the drawables it saw, and emits "update" on the one whose
+ * buffer the operation reads once its result is kept (result-cache.h). Where any of this is
+ * missing (another GIMP, a plug-in's process, a result too large to keep), the render is
+ * made where it is asked for, as before. Merges, exports and scripts never render from the
+ * canvas's idle source: their results are always computed in place. */
+#ifndef TERRAIN_LATER_H
+#define TERRAIN_LATER_H
+
+#include "procedure-info.h"
+#include "result-cache.h"
+#include "stroke.h"
+
+#include <gegl-plugin.h>
+
+/* Whether the render under way is the canvas's: in GIMP's main loop, from an idle source of
+ * the projection's priorities. */
+gboolean    terrain_later_render (void);
+
+/* Begins to watch GIMP's drawables, once there are (any render's first step: the drawables
+ * seen from then on can be told). In GIMP's main thread; elsewhere it does nothing. */
+void        terrain_later_watch (void);
+
+/* The buffer of the drawable the operation's input is read from, referenced, when GIMP can
+ * be told to draw it again (a drawable with that buffer emitted "update" lately); NULL
+ * otherwise. Main thread. */
+GeglBuffer *terrain_later_layer (GeglOperation *operation);
+
+/* Whether the full render of `key` may be made later: none was made later lately (asked
+ * for again, its result was not kept: making it later again would never end). Main
+ * thread. */
+gboolean    terrain_later_allowed (const TerrainResultKey *key);
+
+/* Whether a full render of `key` is under way in a thread; waits until it is done. */
+gboolean    terrain_later_wait (const TerrainResultKey *key);
+
+/* Makes the full render of the filter `info` with `values` of the layer `heights` (width x
+ * height, copied) in a thread: keeps its result under `key`, makes it the base of the
+ * stroke's looks (terrain_stroke_keep, under `settings`, at `factor`), then drops the look
+ * from the cache of the operation's `node` and has GIMP draw the drawable of `layer` again. A render under way for the same layer and another key is
+ * cancelled: its value was replaced. TRUE, starting nothing, when one for `key` is under way;
+ * FALSE when no thread could be had (nothing started). */
+gboolean    terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settings,
+                                 const TerrainProcedureInfo *info, const TerrainArgValue *values,
+                                 const float *heights, int width, int height, int factor,
+                                 TerrainStroke *stroke, GeglNode *node, GeglBuffer *layer);
+
+#endif
