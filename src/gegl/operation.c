@@ -350,15 +350,15 @@ render_paint_look (GeglOperation *operation, GeglBuffer *input, const GeglRectan
 
 /* The filter's look at `factor` (stroke.h), drawn from the stroke's base: the layer reduced
  * and filtered above 1, the paint alone at 1; without a base of these settings (stale), the
- * base's result with the paint. */
+ * last base's result with the paint, or with none (*unfiltered), the layer itself. */
 static TerrainStatus
 look_at (GeglOperation *operation, const TerrainResultKey *settings, gboolean stale,
          float *heights, int width, int height, int factor, gboolean *made_base_look,
-         const TerrainProgress *progress, char *why, size_t why_size)
+         gboolean *unfiltered, const TerrainProgress *progress, char *why, size_t why_size)
 {
   TerrainOperation *self = OPERATION (operation);
   if (stale)
-    terrain_stroke_stale_look (self->stroke, width, height, heights);
+    *unfiltered = ! terrain_stroke_stale_look (self->stroke, width, height, heights);
   else if (factor > 1)
     return terrain_stroke_look (self->stroke, settings, OPERATION_CLASS (operation)->info,
                                 self->values, heights, width, height, factor, made_base_look,
@@ -370,16 +370,14 @@ look_at (GeglOperation *operation, const TerrainResultKey *settings, gboolean st
 }
 
 /* The drawable's buffer when the canvas's render of `key` may show a look while its result
- * is made in a thread (later.h): a filter with looks whose base is there, of these settings
- * or, *stale, of others (a setting just changed); NULL otherwise. */
+ * is made in a thread (later.h): the render is the canvas's, of a filter with looks (factor
+ * above 0), and the result will be kept; NULL otherwise. */
 static GeglBuffer *
-layer_for_later (GeglOperation *operation, const TerrainResultKey *key, gboolean based,
-                 int width, int height, gboolean *stale)
+layer_for_later (GeglOperation *operation, const TerrainResultKey *key, int factor,
+                 gsize cells)
 {
-  TerrainStroke *stroke = OPERATION (operation)->stroke;
-  *stale = ! based && terrain_stroke_has_base (stroke, NULL, width, height, 0);
-  if (! (based || *stale) || ! terrain_later_render () ||
-      ! terrain_result_keepable ((gsize) width * height) || ! terrain_later_allowed (key))
+  if (factor == 0 || ! terrain_later_render () || ! terrain_result_keepable (cells) ||
+      ! terrain_later_allowed (key))
     return NULL;
   return terrain_later_layer (operation);
 }
@@ -410,15 +408,12 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   const gboolean         based = factor > 0 && terrain_stroke_has_base (self->stroke, &settings,
                                                                         width, height, factor);
   gboolean               reused = (*result = terrain_result_lookup (&key, n)) != NULL;
-  gboolean               stale = FALSE;
-  GeglBuffer            *later = reused || factor == 0
-                                   ? NULL
-                                   : layer_for_later (operation, &key, based, width, height, &stale);
+  GeglBuffer            *later = reused ? NULL : layer_for_later (operation, &key, factor, n);
   if (! reused && later == NULL && terrain_later_wait (&key))
     reused = (*result = terrain_result_lookup (&key, n)) != NULL; /* not computed twice */
   TerrainStatus status = TERRAIN_OK;
   float        *heights = NULL;
-  gboolean      made_base_look = FALSE;
+  gboolean      made_base_look = FALSE, unfiltered = FALSE;
   if (! reused)
     status = layer_heights (operation, codec, pixels, n, &heights);
   if (status == TERRAIN_OK && later &&
@@ -436,8 +431,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                          height, factor);
   if (status == TERRAIN_OK && ! reused)
     {
-      status = look ? look_at (operation, &settings, later && stale, heights, width, height,
-                               factor, &made_base_look, &progress, why, why_size)
+      status = look ? look_at (operation, &settings, later && ! based, heights, width, height,
+                               factor, &made_base_look, &unfiltered, &progress, why, why_size)
                     : terrain_procedure_render (info, self->values, heights, width, height,
                                                 &progress, why, why_size);
       if (status == TERRAIN_OK)
@@ -453,9 +448,10 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   if (look)
     log_render (operation, "%dx%d: %s at 1/%d, %s%s", width, height,
                 status == TERRAIN_OK ? "looked at" : "failed", factor,
-                ! later ? "for a stroke"
-                : stale ? "stale, while its result is made in a thread"
-                        : "while its result is made in a thread",
+                ! later      ? "for a stroke"
+                : unfiltered ? "unfiltered, while its result is made in a thread"
+                : ! based    ? "stale, while its result is made in a thread"
+                             : "while its result is made in a thread",
                 made_base_look ? ", and the base's look" : "");
   else
     log_render (operation, "%dx%d: %s", width, height,

@@ -72,8 +72,7 @@ gboolean      terrain_stroke_is_base (TerrainStroke *stroke, const TerrainResult
                                       int factor);
 
 /* Whether the operation's last full result is of these settings (and the layer's size and
- * format) and still kept: the base a look of the filter at `factor` is drawn from. With
- * settings NULL and factor 0, of any settings and factor (terrain_stroke_stale_look). */
+ * format) and still kept: the base a look of the filter at `factor` is drawn from. */
 gboolean      terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings,
                                        int width, int height, int factor);
 
