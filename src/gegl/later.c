@@ -29,6 +29,7 @@ terrain_later_render (void)
 
 static GWeakRef seen[DRAWABLES_SEEN];
 static guint    update_signal; /* 0: not watched (yet, or ever) */
+static guint    flush_signal;  /* GimpImage's (GimpProjectable's) "flush" */
 
 static gboolean
 seen_update (GSignalInvocationHint *hint, guint count, const GValue *params, gpointer data)
@@ -60,9 +61,38 @@ seen_update (GSignalInvocationHint *hint, guint count, const GValue *params, gpo
   return TRUE;
 }
 
+/* The signal `name` of `type` when it returns nothing and takes `count` arguments of
+ * type `param`; 0 otherwise. */
+static guint
+signal_of (GType type, const char *name, guint count, GType param)
+{
+  const guint  id = type ? g_signal_lookup (name, type) : 0;
+  GSignalQuery query;
+  if (id == 0)
+    return 0;
+  g_signal_query (id, &query);
+  gboolean fits = query.return_type == G_TYPE_NONE && query.n_params == count &&
+                  ! (query.signal_flags & G_SIGNAL_NO_HOOKS);
+  for (guint i = 0; fits && i < count; i++)
+    fits = (query.param_types[i] & ~G_SIGNAL_TYPE_STATIC_SCOPE) == param;
+  return fits ? id : 0;
+}
+
+/* Whether objects of `type` have the property `name` of (a subtype of) `value_type`. */
+static gboolean
+has_property (GType type, const char *name, GType value_type)
+{
+  gpointer    klass = g_type_class_ref (type);
+  GParamSpec *property = g_object_class_find_property (klass, name);
+  const gboolean has = property && g_type_is_a (property->value_type, value_type);
+  g_type_class_unref (klass);
+  return has;
+}
+
 /* Watches GIMP's drawables once GIMP's process has registered them, when their "update"
  * signal is (x, y, width, height) ints and they have a "buffer": GIMP's, not libgimp's
- * (a plug-in's process loads the module too). Main thread. */
+ * (a plug-in's process loads the module too); and their image's "flush", when it is
+ * (gboolean). Main thread. */
 static gboolean
 watch_drawables (void)
 {
@@ -73,25 +103,27 @@ watch_drawables (void)
   if (type == 0)
     return FALSE; /* not yet: GIMP registers it with its first drawable */
   tried = TRUE;
-  const guint  id = g_signal_lookup ("update", type);
-  GSignalQuery query;
-  if (id == 0)
+  const guint update = signal_of (type, "update", 4, G_TYPE_INT);
+  if (update == 0 || ! has_property (type, "buffer", GEGL_TYPE_BUFFER))
     return FALSE;
-  g_signal_query (id, &query);
-  gboolean fits = query.return_type == G_TYPE_NONE && query.n_params == 4 &&
-                  ! (query.signal_flags & G_SIGNAL_NO_HOOKS);
-  for (guint i = 0; fits && i < query.n_params; i++)
-    fits = (query.param_types[i] & ~G_SIGNAL_TYPE_STATIC_SCOPE) == G_TYPE_INT;
-  gpointer    klass = g_type_class_ref (type);
-  GParamSpec *buffer = g_object_class_find_property (klass, "buffer");
-  fits = fits && buffer && g_type_is_a (buffer->value_type, GEGL_TYPE_BUFFER);
-  g_type_class_unref (klass);
-  if (fits)
-    {
-      g_signal_add_emission_hook (id, 0, seen_update, NULL, NULL);
-      update_signal = id;
-    }
-  return fits;
+  const GType image = g_type_from_name ("GimpImage");
+  if (image && has_property (type, "image", image))
+    flush_signal = signal_of (image, "flush", 1, G_TYPE_BOOLEAN);
+  g_signal_add_emission_hook (update, 0, seen_update, NULL, NULL);
+  update_signal = update;
+  return TRUE;
+}
+
+/* A drawable's "buffer" (the layer's own, also while it is painted: the paint's copy is
+ * another, app/core/gimpdrawable.c), for comparing. */
+static gconstpointer
+buffer_of (GObject *drawable)
+{
+  GeglBuffer         *buffer = NULL;
+  g_object_get (drawable, "buffer", &buffer, NULL);
+  const gconstpointer its = buffer;
+  g_clear_object (&buffer); /* the drawable keeps it */
+  return its;
 }
 
 /* The drawable seen lately whose buffer is `buffer`, referenced; NULL if none. */
@@ -100,13 +132,8 @@ drawable_of (GeglBuffer *buffer)
 {
   for (int i = 0; i < DRAWABLES_SEEN; i++)
     {
-      GObject    *drawable = g_weak_ref_get (&seen[i]);
-      GeglBuffer *its = NULL;
-      if (drawable)
-        g_object_get (drawable, "buffer", &its, NULL);
-      const gboolean same = drawable && its == buffer;
-      g_clear_object (&its);
-      if (same)
+      GObject *drawable = g_weak_ref_get (&seen[i]);
+      if (drawable && buffer_of (drawable) == (gconstpointer) buffer)
         return drawable;
       g_clear_object (&drawable);
     }
@@ -173,7 +200,10 @@ tell_free (gpointer data)
 }
 
 /* In the main loop: the look leaves GEGL's cache, and GIMP draws the drawable again, all of
- * it. */
+ * it: its update marks it to be drawn, and the image's flush has GIMP's canvas draw it in
+ * its idle time (as gimp_image_flush does; without it, the canvas drew it only as far as
+ * the view showed it, and the next stroke's first dab, which draws all that is marked
+ * before it paints, rendered the effect in full, 1.8 s at 4096 x 4096). */
 static gboolean
 tell_gimp (gpointer data)
 {
@@ -184,7 +214,13 @@ tell_gimp (gpointer data)
   if (drawable)
     {
       const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
+      GObject             *image = NULL;
       g_signal_emit (drawable, update_signal, 0, 0, 0, extent->width, extent->height);
+      if (flush_signal)
+        g_object_get (drawable, "image", &image, NULL);
+      if (image && flush_signal)
+        g_signal_emit (image, flush_signal, 0, TRUE);
+      g_clear_object (&image);
       g_object_unref (drawable);
     }
   return G_SOURCE_REMOVE;
@@ -338,6 +374,7 @@ static gboolean
 start_thread (gpointer data)
 {
   Later   *later = data;
+  log_later (later, "%dx%d: making its result, in a thread", later->width, later->height);
   GThread *thread = g_thread_try_new ("terrain-later", render_later, later, NULL);
   if (thread != NULL)
     g_thread_unref (thread);

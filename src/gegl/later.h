@@ -10,7 +10,8 @@
  * that rendered later would never be seen. So the module watches the "update" signals GIMP's
  * drawables emit (an emission hook: GIMP 3.0.4 and 3.2.6 declare the signal alike, and its
  * signature is checked), keeps the drawables it saw, and emits "update" on the one whose
- * buffer the operation reads once its result is kept (result-cache.h). Where any of this is
+ * buffer the operation reads once its result is kept (result-cache.h), then its image's
+ * "flush" (as gimp_image_flush), which has the canvas draw it. Where any of this is
  * missing (another GIMP, a plug-in's process, a result too large to keep), the render is
  * made where it is asked for, as before. Merges, exports and scripts never render from the
  * canvas's idle source: their results are always computed in place. */

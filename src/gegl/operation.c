@@ -534,8 +534,12 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   TerrainResult              *result = NULL;
   char                        why[256] = "";
   terrain_later_watch ();
-  log_render (operation, "asked for %dx%d at %d,%d, level %d, in %s", roi->width, roi->height,
-              roi->x, roi->y, level, terrain_probe_thread_name ());
+  GSource *source = g_main_current_source ();
+  log_render (operation, "asked for %dx%d at %d,%d, level %d, in %s, from %s of priority %d",
+              roi->width, roi->height, roi->x, roi->y, level, terrain_probe_thread_name (),
+              source == NULL ? "no source" : source->source_funcs == &g_idle_funcs ? "an idle"
+              : source->source_funcs == &g_timeout_funcs ? "a timeout" : "a source",
+              source ? g_source_get_priority (source) : 0);
   terrain_pixel_codec (OPERATION (operation)->format, &codec);
 
   TerrainStatus status = render (operation, input, roi, &codec, &result, &area, why,

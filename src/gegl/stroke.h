@@ -10,8 +10,9 @@
  * in 3.0.4), so the renders of the stroke itself may show a filter's look
  * (src/procedures/reduced.h: River Erosion's on the layer reduced, up to 2048 x 2048; the
  * erosion filters' the stroke's paint alone): the last one is always replaced by the
- * filter's result. No other timeout of that priority renders an image in GIMP (its draw
- * tool's draws only the tool's outlines).
+ * filter's result. That render after the stroke is the canvas's: it shows the look once
+ * more while the result is made in a thread (later.h). No other timeout of that priority
+ * renders an image in GIMP (its draw tool's draws only the tool's outlines).
  *
  * A look is drawn as a change from the last full result the operation gave (reduced.h),
  * found again in the kept results (result-cache.h), so that what the stroke did not touch

@@ -211,14 +211,22 @@ class Live:
         return [(t, int(m.group(3))) for t, m in _lines(self.mainloop_log, r"pid (\d+) alive (\d+) ticks")
                 if m.group(2) == pid]
 
+    def under_way(self):
+        """Whether a result is being made in a thread (src/gegl/later.h): one was begun and
+        has not ended."""
+        begun = _lines(self.render_log, r"terrain:\S+ \d+x\d+: making its result, in a thread$")
+        ended = _lines(self.render_log, r"terrain:\S+ \d+x\d+: (?:computed|cancelled|failed), in a thread$")
+        return len(begun) > len(ended)
+
     def quiet(self, since):
         """Whether GIMP is done: its main loop runs now (the probe's last one-second summary
         is recent: a loop blocked in a render writes none, and a render logs only when it
-        begins and ends) and has run for QUIET seconds since the last render or stall."""
+        begins and ends), has run for QUIET seconds since the last render or stall, and no
+        result is being made in a thread."""
         last = max([since] + [t for t, _, _ in self.renders(since)] + self.asked(since) +
                    [t for t, _ in self.gaps(since)])
         alive = max([t for t, _ in self.ticks()] + [0.0])
-        return time.monotonic() - alive <= 1.5 and alive - last >= QUIET
+        return time.monotonic() - alive <= 1.5 and alive - last >= QUIET and not self.under_way()
 
     def settle(self, since, seconds=180):
         """Waits until GIMP is done (quiet); False if it never was."""
@@ -234,7 +242,7 @@ class Live:
         the looks of the stroke, every render's result after mouse up, the last render's result
         since mouse down (what the canvas keeps), mouse up -> last render
         done (s), mouse up -> main loop free (s), longest stall (ms), longest stall that began
-        with the mouse down (ms)}."""
+        with the mouse down, before mouse up (ms), longest stall that began after it (ms)}."""
         after = self.renders(up)
         during = self.renders(down, up)
         done = after[-1][0] if after else None
@@ -252,7 +260,9 @@ class Live:
                 "loop free": free - up,
                 "longest stall": max([ms for _, ms in stalls] + [0.0]),
                 "longest stall painting": max([ms for end, ms in stalls if end - ms / 1000 <= up]
-                                              + [0.0])}
+                                              + [0.0]),
+                "longest stall after": max([ms for end, ms in stalls if end - ms / 1000 > up]
+                                           + [0.0])}
 
     def finish(self):
         """Quits GIMP (Ctrl+Q once the script is done) and Xvfb."""

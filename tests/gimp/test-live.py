@@ -78,10 +78,11 @@ for op in (RIVER, SMOOTH, HYDRAULIC):
         checks.check(stroke["last result"] in ("computed", "reused"),
                      "%s: stroke %d did not end on the effect's result: %s" % (op, i + 1, stroke))
         print("%s stroke %d: mouse up -> render done %s s, -> main loop free %.3f s; longest stall "
-              "%.0f ms (%.0f ms begun while painting); computed during / after: %d / %d; looks %d" % (
+              "%.0f ms (%.0f ms begun while painting, %.0f ms after); computed during / after: "
+              "%d / %d; looks %d" % (
                   op, i + 1, "-" if stroke["render done"] is None else "%.3f" % stroke["render done"],
                   stroke["loop free"], stroke["longest stall"], stroke["longest stall painting"],
-                  stroke["computed during"], stroke["computed after"], stroke["looks"]))
+                  stroke["longest stall after"], stroke["computed during"], stroke["computed after"], stroke["looks"]))
     for name in ("undo", "redo"):
         checks.check("reused" in result.get(name, []) and "computed" not in result.get(name, []),
                      "%s: %s gave %s, not the kept result" % (op, name, result.get(name)))

@@ -15,7 +15,9 @@ done with it:
     (how long GIMP took no input and drew nothing);
   - "renders": whole-layer renders computed during the stroke and after mouse up;
   - "looks": renders that showed a filter's look (src/gegl/stroke.h: River Erosion's while the
-    stroke is painted), and the longest stall that began with the mouse down.
+    stroke is painted), the longest stall that began while the stroke was painted, and the
+    longest that began after mouse up (the render that ends the stroke: its look while the
+    result is made in a thread, src/gegl/later.h, or the filter's result).
 River Erosion also gets a stroke timed on the screen (the canvas grabbed until it stays),
 and every effect Ctrl+Z and Ctrl+Y after its strokes: what the module computed for them.
 References in the same session: the layer with no effect, and GIMP's own Gaussian Blur
@@ -46,16 +48,17 @@ def ms(seconds):
 def table(results):
     print("| effect, %d² GRAY u16 | strokes | mouse up -> render done (ms) | mouse up -> "
           "main loop free (ms) | longest main-loop stall, median / max (ms) | longest stall "
-          "begun with the mouse down, median (ms) | renders computed during / after the stroke "
-          "(median) | looks a stroke (median) | Ctrl+Z, Ctrl+Y |" % live_module.SIZE)
+          "begun while painting / after mouse up, median (ms) | renders computed during / after "
+          "the stroke (median) | looks a stroke (median) | Ctrl+Z, Ctrl+Y |" % live_module.SIZE)
     print("|---|---|---|---|---|---|---|---|---|")
     for op, result in results.items():
         rows = result["strokes"]
         stalls = [r["longest stall"] for r in rows]
-        print("| %s | %d | %s | %s | %s / %s | %.0f | %s / %s | %s | %s, %s |" % (
+        print("| %s | %d | %s | %s | %s / %s | %.0f / %.0f | %s / %s | %s | %s, %s |" % (
             op or "(no effect)", len(rows), ms(median(r["render done"] for r in rows)),
             ms(median(r["loop free"] for r in rows)), "%.0f" % median(stalls), "%.0f" % max(stalls),
             median(r["longest stall painting"] for r in rows),
+            median(r["longest stall after"] for r in rows),
             median(r["computed during"] for r in rows), median(r["computed after"] for r in rows),
             median(r["looks"] for r in rows),
             "/".join(result.get("undo", [])) or "-", "/".join(result.get("redo", [])) or "-"))
