@@ -302,7 +302,7 @@ paint_look_here (GeglOperation *operation, const GeglRectangle *roi, GeglRectang
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
   TerrainPixelCodec           codec;
   layer_source (operation, layer);
-  if (self->format == NULL || ! terrain_stroke_render () ||
+  if (self->format == NULL || ! terrain_stroke_render (self->stroke) ||
       ! gegl_rectangle_contains (layer, roi) ||
       terrain_look_factor (info, layer->width, layer->height) != 1 ||
       ! terrain_pixel_codec (self->format, &codec))
@@ -420,7 +420,7 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
       ! terrain_later_start (&key, &settings, info, self->values, heights, width, height,
                              factor, self->stroke, operation->node, later))
     g_clear_object (&later);
-  const gboolean look = ! reused && (later || (factor > 1 && based && terrain_stroke_render ()));
+  const gboolean look = ! reused && (later || (factor > 1 && based && terrain_stroke_render (self->stroke)));
   const gboolean rebase = factor > 0 && ! look &&
                           ! terrain_stroke_is_base (self->stroke, &settings, &key, width, height,
                                                     factor);

@@ -5,15 +5,6 @@
 
 #include <string.h>
 
-gboolean
-terrain_stroke_render (void)
-{
-  GSource *source = g_main_current_source ();
-  return source != NULL && g_source_get_context (source) == g_main_context_default () &&
-         source->source_funcs == &g_timeout_funcs &&
-         g_source_get_priority (source) == G_PRIORITY_HIGH_IDLE;
-}
-
 void
 terrain_stroke_forget_node (GeglNode *node)
 {
@@ -60,6 +51,8 @@ terrain_values_free (const TerrainProcedureInfo *info, TerrainArgValue *values)
 struct TerrainStroke
 {
   gint             refs;     /* the operation's, a look made ahead's, a render made later's */
+  gint64           painted;  /* the last render from GIMP's paint timer (monotonic us), 0 once
+                              * one came from an idle */
   GMutex           lock;     /* GEGL may render one operation on several threads */
   gboolean         kept;     /* a base is there */
   guint            base;     /* which: a look made ahead for an older one is dropped */
@@ -96,6 +89,35 @@ terrain_stroke_free (TerrainStroke *stroke)
   g_free (stroke->layer);
   g_free (stroke->look);
   g_free (stroke);
+}
+
+/* ---- The renders of a stroke ---- */
+
+/* GIMP's paint tool, waiting at mouse up for its paint thread to finish, calls its timer's
+ * function itself every 10 ms (app/tools/gimppainttool-paint.c: gimp_paint_tool_paint_end),
+ * from the button release's event, not from the timer: such a render within this long of
+ * the timer's last one is still the stroke's (when the paint thread lagged, River Erosion's
+ * full result was computed there, in GIMP's main thread). */
+#define STROKE_END_US (G_USEC_PER_SEC / 2)
+
+gboolean
+terrain_stroke_render (TerrainStroke *stroke)
+{
+  GSource     *source = g_main_current_source ();
+  const gint64 now = g_get_monotonic_time ();
+  if (source == NULL || g_source_get_context (source) != g_main_context_default ())
+    return FALSE;
+  const gboolean timer = source->source_funcs == &g_timeout_funcs &&
+                         g_source_get_priority (source) == G_PRIORITY_HIGH_IDLE;
+  g_mutex_lock (&stroke->lock);
+  if (timer)
+    stroke->painted = now;
+  else if (source->source_funcs == &g_idle_funcs)
+    stroke->painted = 0;
+  const gboolean stroke_render =
+    timer || (stroke->painted != 0 && now - stroke->painted < STROKE_END_US);
+  g_mutex_unlock (&stroke->lock);
+  return stroke_render;
 }
 
 static gsize

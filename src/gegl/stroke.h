@@ -29,10 +29,6 @@
 
 #include <gegl-plugin.h>
 
-/* Whether the render under way is one of a stroke's: in GIMP's main loop, from a timeout of
- * priority G_PRIORITY_HIGH_IDLE. */
-gboolean      terrain_stroke_render (void);
-
 /* GEGL keeps an operation's whole-layer output in its node's cache and would give a look
  * kept there for the same input again, at the render that ends the stroke too: drops it
  * from there, and from the caches after it, as soon as the main loop runs again (at
@@ -43,6 +39,11 @@ void          terrain_stroke_forget_node (GeglNode *node);
 
 /* An operation's last full result, which its strokes' looks are drawn from. */
 typedef struct TerrainStroke TerrainStroke;
+
+/* Whether the render under way is one of a stroke's: in GIMP's main loop, from a timeout of
+ * priority G_PRIORITY_HIGH_IDLE, or from GIMP's paint tool at mouse up (stroke.c:
+ * STROKE_END_US) and before any idle's render. */
+gboolean      terrain_stroke_render (TerrainStroke *stroke);
 
 TerrainStroke *terrain_stroke_new (void);
 /* Another reference, for a thread that keeps a base (later.h) or makes a look ahead. */
