@@ -181,61 +181,14 @@ terrain_later_layer (GeglOperation *operation)
   return buffer;
 }
 
-/* What GIMP is told once a result made later is kept: the operation's node, whose look
- * GEGL keeps in its cache until then (the canvas draws its chunks from it), and the
- * drawable's buffer. */
-typedef struct
-{
-  GeglNode   *node;
-  GeglBuffer *buffer;
-} Tell;
-
-static void
-tell_free (gpointer data)
-{
-  Tell *tell = data;
-  g_object_unref (tell->node);
-  g_object_unref (tell->buffer);
-  g_free (tell);
-}
-
-/* In the main loop: the look leaves GEGL's cache, and GIMP draws the drawable again, all of
- * it: its update marks it to be drawn, and the image's flush has GIMP's canvas draw it in
- * its idle time (as gimp_image_flush does; without it, the canvas drew it only as far as
- * the view showed it, and the next stroke's first dab, which draws all that is marked
- * before it paints, rendered the effect in full, 1.8 s at 4096 x 4096). */
-static gboolean
-tell_gimp (gpointer data)
-{
-  Tell       *tell = data;
-  GeglBuffer *buffer = tell->buffer;
-  GObject    *drawable = drawable_of (buffer);
-  terrain_stroke_forget_node (tell->node);
-  if (drawable)
-    {
-      const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
-      GObject             *image = NULL;
-      g_signal_emit (drawable, update_signal, 0, 0, 0, extent->width, extent->height);
-      if (flush_signal)
-        g_object_get (drawable, "image", &image, NULL);
-      if (image && flush_signal)
-        g_signal_emit (image, flush_signal, 0, TRUE);
-      g_clear_object (&image);
-      g_object_unref (drawable);
-    }
-  return G_SOURCE_REMOVE;
-}
-
 /* ---- The renders under way ---- */
 
 typedef struct
 {
   TerrainResultKey            key, settings;
-  const TerrainProcedureInfo *info;
-  TerrainArgValue            *values;
+  TerrainStrokeHold           hold;
   float                      *layer;   /* the layer's heights */
   int                         width, height, factor;
-  TerrainStroke              *stroke;
   GeglNode                   *node;
   GeglBuffer                 *buffer;
   gchar                      *name;
@@ -290,16 +243,43 @@ log_later (const Later *later, const char *format, ...)
   va_end (args);
 }
 
+/* The end of a render made later (its layer may be gone already). */
 static void
 later_free (Later *later)
 {
-  terrain_values_free (later->info, later->values);
+  terrain_stroke_release (&later->hold);
   terrain_pages_free (later->layer);
-  terrain_stroke_free (later->stroke);
   g_object_unref (later->node);
   g_object_unref (later->buffer);
   g_free (later->name);
   g_free (later);
+}
+
+/* In the main loop: the look leaves GEGL's cache, and GIMP draws the drawable again, all of
+ * it: its update marks it to be drawn, and the image's flush has GIMP's canvas draw it in
+ * its idle time (as gimp_image_flush does; without it, the canvas drew it only as far as
+ * the view showed it, and the next stroke's first dab, which draws all that is marked
+ * before it paints, rendered the effect in full, 1.8 s at 4096 x 4096). */
+static gboolean
+tell_gimp (gpointer data)
+{
+  Later      *later = data;
+  GeglBuffer *buffer = later->buffer;
+  GObject    *drawable = drawable_of (buffer);
+  terrain_stroke_forget_node (later->node);
+  if (drawable)
+    {
+      const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
+      GObject             *image = NULL;
+      g_signal_emit (drawable, update_signal, 0, 0, 0, extent->width, extent->height);
+      if (flush_signal)
+        g_object_get (drawable, "image", &image, NULL);
+      if (image)
+        g_signal_emit (image, flush_signal, 0, TRUE);
+      g_clear_object (&image);
+      g_object_unref (drawable);
+    }
+  return G_SOURCE_REMOVE;
 }
 
 static int
@@ -326,16 +306,13 @@ finish (Later *later, TerrainStatus status)
     }
   g_cond_broadcast (&done);
   g_mutex_unlock (&lock);
+  g_clear_pointer (&later->layer, terrain_pages_free);
   /* A cancelled render's value was replaced: the render that replaced it tells GIMP. A
    * failed one is told too: GIMP's render of the layer then gives the failure in place. */
   if (status != TERRAIN_CANCELLED)
-    {
-      Tell *tell = g_new (Tell, 1);
-      tell->node = g_object_ref (later->node);
-      tell->buffer = g_object_ref (later->buffer);
-      g_idle_add_full (G_PRIORITY_DEFAULT, tell_gimp, tell, tell_free);
-    }
-  later_free (later);
+    g_idle_add_full (G_PRIORITY_DEFAULT, tell_gimp, later, (GDestroyNotify) later_free);
+  else
+    later_free (later);
 }
 
 static gpointer
@@ -350,17 +327,18 @@ render_later (gpointer data)
   if (heights)
     {
       memcpy (heights, later->layer, n * sizeof (float));
-      status = terrain_procedure_render (later->info, later->values, heights, later->width,
-                                         later->height, &progress, why, sizeof why);
+      status = terrain_procedure_render (later->hold.info, later->hold.values, heights,
+                                         later->width, later->height, &progress, why,
+                                         sizeof why);
     }
   if (status == TERRAIN_OK)
     {
       TerrainResult *result = terrain_result_new (g_steal_pointer (&heights), n);
       terrain_result_keep (&later->key, result);
       terrain_result_unref (result);
-      terrain_stroke_keep (later->stroke, &later->settings, &later->key, later->info,
-                           later->values, later->layer, later->width, later->height,
-                           later->factor);
+      terrain_stroke_keep (later->hold.stroke, &later->settings, &later->key,
+                           later->hold.info, later->hold.values, later->layer, later->width,
+                           later->height, later->factor);
     }
   terrain_pages_free (heights);
   finish (later, status);
@@ -405,12 +383,10 @@ terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settin
   memcpy (later->layer, heights, n * sizeof (float));
   later->key = *key;
   later->settings = *settings;
-  later->info = info;
-  later->values = terrain_values_copy (info, values);
+  terrain_stroke_hold (&later->hold, stroke, info, values);
   later->width = width;
   later->height = height;
   later->factor = factor;
-  later->stroke = terrain_stroke_ref (stroke);
   later->node = g_object_ref (node);
   later->buffer = g_object_ref (layer);
   later->name = g_strdup (gegl_node_get_operation (node));

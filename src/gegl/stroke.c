@@ -28,23 +28,6 @@ terrain_stroke_forget (GeglOperation *operation)
   g_idle_add_full (G_PRIORITY_HIGH, forget, g_object_ref (operation->node), g_object_unref);
 }
 
-TerrainArgValue *
-terrain_values_copy (const TerrainProcedureInfo *info, const TerrainArgValue *values)
-{
-  const int        count = terrain_arg_count (info);
-  TerrainArgValue *copy = g_new0 (TerrainArgValue, count);
-  for (int i = 0; i < count; i++)
-    copy[i] = (TerrainArgValue) { values[i].number, g_strdup (values[i].text) };
-  return copy;
-}
-
-void
-terrain_values_free (const TerrainProcedureInfo *info, TerrainArgValue *values)
-{
-  for (int i = 0; i < terrain_arg_count (info); i++)
-    g_free ((gchar *) values[i].text);
-  g_free (values);
-}
 
 /* ---- The base of the looks ---- */
 
@@ -73,12 +56,6 @@ terrain_stroke_new (void)
   return stroke;
 }
 
-TerrainStroke *
-terrain_stroke_ref (TerrainStroke *stroke)
-{
-  g_atomic_int_inc (&stroke->refs);
-  return stroke;
-}
 
 void
 terrain_stroke_free (TerrainStroke *stroke)
@@ -89,6 +66,28 @@ terrain_stroke_free (TerrainStroke *stroke)
   g_free (stroke->layer);
   g_free (stroke->look);
   g_free (stroke);
+}
+
+void
+terrain_stroke_hold (TerrainStrokeHold *hold, TerrainStroke *stroke,
+                     const TerrainProcedureInfo *info, const TerrainArgValue *values)
+{
+  const int count = terrain_arg_count (info);
+  hold->info = info;
+  hold->values = g_new0 (TerrainArgValue, count);
+  for (int i = 0; i < count; i++)
+    hold->values[i] = (TerrainArgValue) { values[i].number, g_strdup (values[i].text) };
+  g_atomic_int_inc (&stroke->refs);
+  hold->stroke = stroke;
+}
+
+void
+terrain_stroke_release (TerrainStrokeHold *hold)
+{
+  for (int i = 0; i < terrain_arg_count (hold->info); i++)
+    g_free ((gchar *) hold->values[i].text);
+  g_free (hold->values);
+  terrain_stroke_free (hold->stroke);
 }
 
 /* ---- The renders of a stroke ---- */
@@ -163,20 +162,17 @@ kept_base (TerrainStroke *stroke, const TerrainResultKey *settings, int width, i
 
 typedef struct
 {
-  TerrainStroke              *stroke;
-  guint                       base;
-  const TerrainProcedureInfo *info;
-  TerrainArgValue            *values; /* copied, with their text */
-  float                      *look;   /* the base's layer, reduced; filtered in the thread */
+  TerrainStrokeHold hold;
+  guint             base;
+  float            *look; /* the base's layer, reduced; filtered in the thread */
   int                         width, height, factor;
 } Ahead;
 
 static void
 ahead_free (Ahead *ahead)
 {
-  terrain_values_free (ahead->info, ahead->values);
+  terrain_stroke_release (&ahead->hold);
   g_free (ahead->look);
-  terrain_stroke_free (ahead->stroke);
   g_free (ahead);
 }
 
@@ -185,10 +181,10 @@ make_ahead (gpointer data)
 {
   Ahead *ahead = data;
   char   why[256];
-  if (terrain_filter_look (ahead->info, ahead->values, ahead->look, ahead->width,
+  if (terrain_filter_look (ahead->hold.info, ahead->hold.values, ahead->look, ahead->width,
                            ahead->height, ahead->factor, NULL, why, sizeof why) == TERRAIN_OK)
     {
-      TerrainStroke *stroke = ahead->stroke;
+      TerrainStroke *stroke = ahead->hold.stroke;
       g_mutex_lock (&stroke->lock);
       if (stroke->kept && stroke->base == ahead->base && stroke->look == NULL)
         stroke->look = g_steal_pointer (&ahead->look);
@@ -202,9 +198,10 @@ static gboolean
 start_ahead (gpointer data)
 {
   Ahead *ahead = data;
-  g_mutex_lock (&ahead->stroke->lock);
-  const gboolean current = ahead->stroke->base == ahead->base && ahead->stroke->look == NULL;
-  g_mutex_unlock (&ahead->stroke->lock);
+  TerrainStroke *stroke = ahead->hold.stroke;
+  g_mutex_lock (&stroke->lock);
+  const gboolean current = stroke->base == ahead->base && stroke->look == NULL;
+  g_mutex_unlock (&stroke->lock);
   GThread *thread = current ? g_thread_try_new ("terrain-look", make_ahead, ahead, NULL) : NULL;
   if (thread != NULL)
     g_thread_unref (thread);
@@ -220,10 +217,8 @@ look_ahead (TerrainStroke *stroke, guint base, const TerrainProcedureInfo *info,
             int factor)
 {
   Ahead *ahead = g_new0 (Ahead, 1);
-  ahead->stroke = terrain_stroke_ref (stroke);
+  terrain_stroke_hold (&ahead->hold, stroke, info, values);
   ahead->base = base;
-  ahead->info = info;
-  ahead->values = terrain_values_copy (info, values);
   ahead->look = g_memdup2 (layer, reduced_cells (width, height, factor) * sizeof (float));
   ahead->width = width;
   ahead->height = height;

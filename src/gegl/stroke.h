@@ -46,15 +46,22 @@ typedef struct TerrainStroke TerrainStroke;
 gboolean      terrain_stroke_render (TerrainStroke *stroke);
 
 TerrainStroke *terrain_stroke_new (void);
-/* Another reference, for a thread that keeps a base (later.h) or makes a look ahead. */
-TerrainStroke *terrain_stroke_ref (TerrainStroke *stroke);
-/* A reference is done with it (the operation's, or a thread's). */
+/* The operation is done with it (a thread holding it keeps it until it is done). */
 void          terrain_stroke_free (TerrainStroke *stroke);
 
-/* A copy of an operation's settings (their text too) for a thread, and its end. */
-TerrainArgValue *terrain_values_copy (const TerrainProcedureInfo *info,
-                                      const TerrainArgValue *values);
-void             terrain_values_free (const TerrainProcedureInfo *info, TerrainArgValue *values);
+/* What a thread holds of an operation: its filter, a copy of its settings (their text too)
+ * and its stroke (a look made ahead, stroke.c; a result made later, later.h). */
+typedef struct
+{
+  const TerrainProcedureInfo *info;
+  TerrainArgValue            *values;
+  TerrainStroke              *stroke;
+} TerrainStrokeHold;
+
+void          terrain_stroke_hold (TerrainStrokeHold *hold, TerrainStroke *stroke,
+                                   const TerrainProcedureInfo *info,
+                                   const TerrainArgValue *values);
+void          terrain_stroke_release (TerrainStrokeHold *hold);
 
 /* A full render of the filter `info` with `values` gave the result kept as `result`
  * (result-cache.h) for the layer `heights` (width x height), under `settings` (a key of the
