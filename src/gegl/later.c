@@ -6,10 +6,10 @@
 
 #include <string.h>
 
-/* GIMP's projection idles run at G_PRIORITY_HIGH_IDLE + 22, plus the projection's own
- * priority (a layer group's is higher: 1 and up); nothing else of GIMP's that renders an
- * image idles between them and G_PRIORITY_DEFAULT_IDLE (its viewables' previews idle at
- * G_PRIORITY_LOW). */
+/* GIMP draws what the artist sees from idle sources of its main loop: its canvas at
+ * G_PRIORITY_HIGH_IDLE + 22 (plus a projection's own priority, 1 and up for a layer group's),
+ * the previews of layers and images at G_PRIORITY_LOW (app/gimp-priorities.h); merges,
+ * exports and scripts run from events and from plug-ins' messages, never from an idle. */
 #define PROJECTION_IDLE (G_PRIORITY_HIGH_IDLE + 22)
 
 gboolean
@@ -18,8 +18,7 @@ terrain_later_render (void)
   GSource *source = g_main_current_source ();
   return source != NULL && g_source_get_context (source) == g_main_context_default () &&
          source->source_funcs == &g_idle_funcs &&
-         g_source_get_priority (source) >= PROJECTION_IDLE &&
-         g_source_get_priority (source) < G_PRIORITY_DEFAULT_IDLE;
+         g_source_get_priority (source) >= PROJECTION_IDLE;
 }
 
 /* ---- GIMP's drawables: seen in their "update" signal, told by it ---- */

@@ -3,18 +3,23 @@
  *
  * GIMP draws its canvas from an idle source of its main loop (app/core/gimpprojection.c:
  * gimp_projection_chunk_render_start, priority GIMP_PRIORITY_PROJECTION_IDLE,
- * app/gimp-priorities.h), and an operation renders in the thread that asks: a whole-layer
- * effect froze GIMP for its whole render after every stroke (River Erosion 5.7 s at 4096 x
- * 4096). GIMP draws again only what it was told changed, and it is told by a drawable's
- * "update" signal (gimp_drawable_update), not by a GEGL node's invalidation: an operation
- * that rendered later would never be seen. So the module watches the "update" signals GIMP's
- * drawables emit (an emission hook: GIMP 3.0.4 and 3.2.6 declare the signal alike, and its
- * signature is checked), keeps the drawables it saw, and emits "update" on the one whose
- * buffer the operation reads once its result is kept (result-cache.h), then its image's
- * "flush" (as gimp_image_flush), which has the canvas draw it. Where any of this is
- * missing (another GIMP, a plug-in's process, a result too large to keep), the render is
- * made where it is asked for, as before. Merges, exports and scripts never render from the
- * canvas's idle source: their results are always computed in place. */
+ * app/gimp-priorities.h; its layer previews from idles of lower priority), and an operation
+ * renders in the thread that asks: a whole-layer effect froze GIMP for its whole render
+ * after every stroke (River Erosion 5.7 s at 4096 x 4096). GIMP draws again only what it was
+ * told changed, and it is told by a drawable's "update" signal (gimp_drawable_update), not
+ * by a GEGL node's invalidation: an operation that rendered later would never be seen. So
+ * the module watches the "update" signals GIMP's drawables emit (an emission hook: GIMP
+ * 3.0.4 and 3.2.6 declare the signal alike, and its signature is checked), keeps the
+ * drawables it saw, and emits "update" on the one whose buffer the operation reads once its
+ * result is kept (result-cache.h), then its image's "flush" (as gimp_image_flush), which has
+ * the canvas draw it. Where any of this is missing (another GIMP, a plug-in's process, a
+ * result too large to keep), the render is made where it is asked for, as before.
+ *
+ * Merges, exports and scripts never render from an idle: their results are computed in
+ * place, or taken from the render under way for the same pixels and settings. The look
+ * never stays in GEGL's caches (the operation's node's, GIMP's applicator's), from which a
+ * merge of the effect would take it: it is dropped after each render
+ * (terrain_stroke_forget), and the operation serves it again to the canvas's next asks. */
 #ifndef TERRAIN_LATER_H
 #define TERRAIN_LATER_H
 
@@ -24,8 +29,8 @@
 
 #include <gegl-plugin.h>
 
-/* Whether the render under way is the canvas's: in GIMP's main loop, from an idle source of
- * the projection's priorities. */
+/* Whether the render under way is for what the artist sees: in GIMP's main loop, from an
+ * idle source of the canvas's priority or lower (the canvas, the previews of layers). */
 gboolean    terrain_later_render (void);
 
 /* Begins to watch GIMP's drawables, once there are (any render's first step: the drawables

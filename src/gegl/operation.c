@@ -22,6 +22,11 @@ typedef struct
   gchar             **strings; /* the owned text of string arguments */
   const Babl         *format;  /* pixels in and out: the layer's own (prepare) */
   TerrainStroke      *stroke;  /* the base of its strokes' looks (stroke.h) */
+  /* The look shown while the result of `shown_key` is made in a thread (later.h), served
+   * again to the canvas's later asks for it (GEGL's caches must not keep it: a merge of the
+   * effect would merge it) */
+  TerrainResult      *shown;
+  TerrainResultKey    shown_key;
 } TerrainOperation;
 
 typedef struct
@@ -110,6 +115,7 @@ finalize (GObject *object)
   g_free (self->strings);
   g_free (self->values);
   terrain_stroke_free (self->stroke);
+  terrain_result_unref (self->shown);
   G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))->finalize (object);
 }
 
@@ -413,14 +419,15 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
     reused = (*result = terrain_result_lookup (&key, n)) != NULL; /* not computed twice */
   TerrainStatus status = TERRAIN_OK;
   float        *heights = NULL;
-  gboolean      made_base_look = FALSE, unfiltered = FALSE;
+  gboolean      made_base_look = FALSE, unfiltered = FALSE, again = FALSE;
   if (! reused)
     status = layer_heights (operation, codec, pixels, n, &heights);
   if (status == TERRAIN_OK && later &&
       ! terrain_later_start (&key, &settings, info, self->values, heights, width, height,
                              factor, self->stroke, operation->node, later))
     g_clear_object (&later);
-  const gboolean look = ! reused && (later || (factor > 1 && based && terrain_stroke_render (self->stroke)));
+  const gboolean look =
+    ! reused && (later || (factor > 1 && based && terrain_stroke_render (self->stroke)));
   const gboolean rebase = factor > 0 && ! look &&
                           ! terrain_stroke_is_base (self->stroke, &settings, &key, width, height,
                                                     factor);
@@ -429,30 +436,42 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   if (status == TERRAIN_OK && rebase)
     terrain_stroke_keep (self->stroke, &settings, &key, info, self->values, heights, width,
                          height, factor);
-  if (status == TERRAIN_OK && ! reused)
+  if (status == TERRAIN_OK && later && self->shown &&
+      memcmp (&self->shown_key, &key, sizeof key) == 0)
+    {
+      *result = terrain_result_ref (self->shown); /* the canvas asks again, chunk by chunk */
+      again = TRUE;
+    }
+  else if (status == TERRAIN_OK && ! reused)
     {
       status = look ? look_at (operation, &settings, later && ! based, heights, width, height,
                                factor, &made_base_look, &unfiltered, &progress, why, why_size)
                     : terrain_procedure_render (info, self->values, heights, width, height,
                                                 &progress, why, why_size);
       if (status == TERRAIN_OK)
-        {
-          *result = terrain_result_new (g_steal_pointer (&heights), n);
-          if (look && ! later) /* a look shown while the result is made: until then */
-            terrain_stroke_forget (operation);
-          else if (! look)
-            terrain_result_keep (&key, *result);
-        }
+        *result = terrain_result_new (g_steal_pointer (&heights), n);
+      if (status == TERRAIN_OK && ! look)
+        terrain_result_keep (&key, *result);
     }
+  if (status == TERRAIN_OK && look)
+    terrain_stroke_forget (operation);
+  if (status == TERRAIN_OK && later && ! again)
+    {
+      terrain_result_unref (self->shown);
+      self->shown = terrain_result_ref (*result);
+      self->shown_key = key;
+    }
+  else if (! later)
+    g_clear_pointer (&self->shown, terrain_result_unref);
   terrain_pages_free (heights);
   if (look)
-    log_render (operation, "%dx%d: %s at 1/%d, %s%s", width, height,
+    log_render (operation, "%dx%d: %s at 1/%d, %s%s%s", width, height,
                 status == TERRAIN_OK ? "looked at" : "failed", factor,
                 ! later      ? "for a stroke"
                 : unfiltered ? "unfiltered, while its result is made in a thread"
                 : ! based    ? "stale, while its result is made in a thread"
                              : "while its result is made in a thread",
-                made_base_look ? ", and the base's look" : "");
+                made_base_look ? ", and the base's look" : "", again ? ", again" : "");
   else
     log_render (operation, "%dx%d: %s", width, height,
                 reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");

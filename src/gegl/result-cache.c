@@ -177,6 +177,13 @@ terrain_result_keep (const TerrainResultKey *key, TerrainResult *result)
   g_mutex_unlock (&lock);
 }
 
+TerrainResult *
+terrain_result_ref (TerrainResult *result)
+{
+  g_atomic_int_inc (&result->refs);
+  return result;
+}
+
 const float *
 terrain_result_heights (const TerrainResult *result)
 {

@@ -47,6 +47,7 @@ void           terrain_result_keep (const TerrainResultKey *key, TerrainResult *
 gboolean       terrain_result_keepable (gsize count);
 /* The result kept for key with count heights, referenced, or NULL. */
 TerrainResult *terrain_result_lookup (const TerrainResultKey *key, gsize count);
+TerrainResult *terrain_result_ref (TerrainResult *result);
 const float   *terrain_result_heights (const TerrainResult *result);
 void           terrain_result_unref (TerrainResult *result);
 

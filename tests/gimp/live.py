@@ -56,6 +56,33 @@ for i, op in enumerate(EFFECTS):
         Gimp.displays_flush()
         flag("changed-%d" % i)
     wait_flag("next-%d" % i)
+if MERGE:
+    # An effect merged by a script right after the canvas drew it: its look, while its result
+    # is made in a thread (src/gegl/later.h). The merge must give the result, as the same
+    # effect merged on a twin of the layer does.
+    gi.require_version("Gegl", "0.4")
+    from gi.repository import Gegl
+    for f in layer.get_filters():
+        f.delete()
+    twin = layer.copy()
+    image.insert_layer(twin, None, 1)
+    twin.set_visible(False)
+    effect = Gimp.DrawableFilter.new(layer, MERGE[0], "")
+    effect.get_config().set_property(*MERGE[1:])  # a result not kept yet
+    effect.update()
+    layer.append_filter(effect)
+    Gimp.displays_flush()
+    time.sleep(0.2)
+    layer.merge_filters()
+    effect = Gimp.DrawableFilter.new(twin, MERGE[0], "")
+    effect.get_config().set_property(*MERGE[1:])
+    effect.update()
+    twin.merge_filter(effect)
+    rect = Gegl.Rectangle.new(0, 0, SIZE, SIZE)
+    same = (layer.get_buffer().get(rect, 1.0, "Y' u16", Gegl.AbyssPolicy.CLAMP) ==
+            twin.get_buffer().get(rect, 1.0, "Y' u16", Gegl.AbyssPolicy.CLAMP))
+    with open(os.path.join(WORKDIR, "merged"), "w") as f:
+        f.write("the same" if same else "different")
 image.clean_all()  # quitting asks nothing
 flag("finished")
 """
@@ -77,13 +104,15 @@ def _lines(path, pattern):
 class Live:
     """One GIMP session under Xvfb; effects: operation names ("" for none), in order;
     changes: {operation: (property, value)}, a setting the script changes once that effect's
-    strokes are done (paint: change)."""
+    strokes are done (paint: change); merge: (operation, property, value), an effect the
+    script then puts on the layer and merges at once, writing WORKDIR/merged: "the same"
+    when the layer equals a twin that merged the same effect, else "different"."""
 
-    def __init__(self, plugin, module, workdir, effects, dialog=False, changes=None):
+    def __init__(self, plugin, module, workdir, effects, dialog=False, changes=None, merge=None):
         self.workdir = workdir
         os.makedirs(workdir, exist_ok=True)
         for stale in os.listdir(workdir):
-            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog", "change")) \
+            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog", "change", "merged")) \
                     or stale == "finished":
                 os.remove(os.path.join(workdir, stale))
         self.render_log = os.path.join(workdir, "render.log")
@@ -93,8 +122,9 @@ class Live:
         self.xvfb, display = start_xvfb()
         self.env = self.session.environment(display)
         self.env.update(TERRAIN_RENDER_LOG=self.render_log, TERRAIN_MAINLOOP_LOG=self.mainloop_log)
-        script = "WORKDIR = %r\nSIZE = %d\nEFFECTS = %r\nDIALOG = %r\nCHANGES = %r\n" % (
-            workdir, SIZE, list(effects), RIVER_DIALOG if dialog else None, changes or {}) + SCRIPT
+        script = "WORKDIR = %r\nSIZE = %d\nEFFECTS = %r\nDIALOG = %r\nCHANGES = %r\nMERGE = %r\n" % (
+            workdir, SIZE, list(effects), RIVER_DIALOG if dialog else None, changes or {},
+            merge) + SCRIPT
         self.gimp = subprocess.Popen(
             self.session.command([script], gui=True, interpreter="python-fu-eval", quit=False, data=True),
             env=self.env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, "gimp.log"), "w"))

@@ -27,6 +27,9 @@ GRAY u16 layer:
     config, updated) shows the last result (a stale look) while the new one is made in a
     thread, and ends on the new result;
   - Ctrl+Z and Ctrl+Y of a stroke compute nothing (kept results);
+  - Hydraulic Erosion put on the layer (with a setting whose result is not kept yet) and
+    merged by a script 0.2 s later, while the canvas shows its look, merges its result: the
+    same pixels as a twin layer that merged it;
   - GIMP quits cleanly.
 The times (mouse up to the render, the longest main-loop stall) are printed, not checked:
 they vary too much on a loaded machine.
@@ -45,7 +48,8 @@ checks = Checks("gimp-live")
 RIVER, SMOOTH, HYDRAULIC = "terrain:river-erosion", "terrain:smooth", "terrain:hydraulic-erosion"
 
 CHANGES = {RIVER: ("age", 5.0), HYDRAULIC: ("erosion", 0.5)}
-live = Live(plugin, module, workdir, [RIVER, SMOOTH, HYDRAULIC], dialog=True, changes=CHANGES)
+live = Live(plugin, module, workdir, [RIVER, SMOOTH, HYDRAULIC], dialog=True, changes=CHANGES,
+            merge=(HYDRAULIC, "erosion", 0.4))
 try:
     after_ok, seen = press_ok_after_preview(live)
     # The second stroke stays still before mouse up: GIMP paints and renders all of it then,
@@ -56,6 +60,10 @@ try:
     ticks = live.ticks()
 finally:
     code = live.finish()
+merged = os.path.join(workdir, "merged")
+checks.check(os.path.exists(merged) and open(merged).read() == "the same",
+             "an effect merged while the canvas showed its look merged %s" %
+             (open(merged).read() if os.path.exists(merged) else "nothing"))
 
 log = open(live.mainloop_log).read() if os.path.exists(live.mainloop_log) else ""
 checks.check(re.search(r"pid %d first tick, in the main thread" % live.gimp.pid, log),
