@@ -419,10 +419,13 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
     reused = (*result = terrain_result_lookup (&key, n)) != NULL; /* not computed twice */
   TerrainStatus status = TERRAIN_OK;
   float        *heights = NULL;
-  gboolean      made_base_look = FALSE, unfiltered = FALSE, again = FALSE;
-  if (! reused)
+  /* The canvas asks again, chunk by chunk, for the look it was shown: the same look. */
+  const gboolean again =
+    later && self->shown && memcmp (&self->shown_key, &key, sizeof key) == 0;
+  gboolean       made_base_look = FALSE, unfiltered = FALSE;
+  if (! reused && ! again)
     status = layer_heights (operation, codec, pixels, n, &heights);
-  if (status == TERRAIN_OK && later &&
+  if (status == TERRAIN_OK && later && ! again &&
       ! terrain_later_start (&key, &settings, info, self->values, heights, width, height,
                              factor, self->stroke, operation->node, later))
     g_clear_object (&later);
@@ -436,12 +439,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   if (status == TERRAIN_OK && rebase)
     terrain_stroke_keep (self->stroke, &settings, &key, info, self->values, heights, width,
                          height, factor);
-  if (status == TERRAIN_OK && later && self->shown &&
-      memcmp (&self->shown_key, &key, sizeof key) == 0)
-    {
-      *result = terrain_result_ref (self->shown); /* the canvas asks again, chunk by chunk */
-      again = TRUE;
-    }
+  if (again)
+    *result = terrain_result_ref (self->shown);
   else if (status == TERRAIN_OK && ! reused)
     {
       status = look ? look_at (operation, &settings, later && ! based, heights, width, height,
