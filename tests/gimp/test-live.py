@@ -90,7 +90,8 @@ for op in (RIVER, SMOOTH, HYDRAULIC):
               "%d / %d; looks %d" % (
                   op, i + 1, "-" if stroke["render done"] is None else "%.3f" % stroke["render done"],
                   stroke["loop free"], stroke["longest stall"], stroke["longest stall painting"],
-                  stroke["longest stall after"], stroke["computed during"], stroke["computed after"], stroke["looks"]))
+                  stroke["longest stall after"], stroke["computed during"],
+                  stroke["computed after"], stroke["looks"]))
     for name in ("undo", "redo"):
         checks.check("reused" in result.get(name, []) and "computed" not in result.get(name, []),
                      "%s: %s gave %s, not the kept result" % (op, name, result.get(name)))
