@@ -188,7 +188,6 @@ typedef struct
   TerrainStrokeHold           hold;
   float                      *layer;   /* the layer's heights */
   int                         width, height, factor;
-  GeglNode                   *node;
   GeglBuffer                 *buffer;
   gchar                      *name;
   gint                        cancelled;
@@ -248,14 +247,13 @@ later_free (Later *later)
 {
   terrain_stroke_release (&later->hold);
   terrain_pages_free (later->layer);
-  g_object_unref (later->node);
   g_object_unref (later->buffer);
   g_free (later->name);
   g_free (later);
 }
 
-/* In the main loop: the look leaves GEGL's cache, and GIMP draws the drawable again, all of
- * it: its update marks it to be drawn, and the image's flush has GIMP's canvas draw it in
+/* In the main loop: GIMP draws the drawable again, all of it (no cache holds the look: it
+ * was dropped after each render that showed it): its update marks it to be drawn, and the image's flush has GIMP's canvas draw it in
  * its idle time (as gimp_image_flush does; without it, the canvas drew it only as far as
  * the view showed it, and the next stroke's first dab, which draws all that is marked
  * before it paints, rendered the effect in full, 1.8 s at 4096 x 4096). */
@@ -265,7 +263,6 @@ tell_gimp (gpointer data)
   Later      *later = data;
   GeglBuffer *buffer = later->buffer;
   GObject    *drawable = drawable_of (buffer);
-  terrain_stroke_forget_node (later->node);
   if (drawable)
     {
       const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
@@ -364,7 +361,7 @@ gboolean
 terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settings,
                      const TerrainProcedureInfo *info, const TerrainArgValue *values,
                      const float *heights, int width, int height, int factor,
-                     TerrainStroke *stroke, GeglNode *node, GeglBuffer *layer)
+                     TerrainStroke *stroke, GeglBuffer *layer, const char *name)
 {
   const gsize n = (gsize) width * height;
   g_mutex_lock (&lock);
@@ -386,9 +383,8 @@ terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settin
   later->width = width;
   later->height = height;
   later->factor = factor;
-  later->node = g_object_ref (node);
   later->buffer = g_object_ref (layer);
-  later->name = g_strdup (gegl_node_get_operation (node));
+  later->name = g_strdup (name);
   g_mutex_lock (&lock);
   for (GList *l = under_way; l; l = l->next)
     if (((Later *) l->data)->buffer == layer)

@@ -427,7 +427,7 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
     status = layer_heights (operation, codec, pixels, n, &heights);
   if (status == TERRAIN_OK && later && ! again &&
       ! terrain_later_start (&key, &settings, info, self->values, heights, width, height,
-                             factor, self->stroke, operation->node, later))
+                             factor, self->stroke, later, gegl_operation_get_name (operation)))
     g_clear_object (&later);
   const gboolean look =
     ! reused && (later || (factor > 1 && based && terrain_stroke_render (self->stroke)));

@@ -5,18 +5,12 @@
 
 #include <string.h>
 
-void
-terrain_stroke_forget_node (GeglNode *node)
-{
-  GeglOperation *operation = gegl_node_get_gegl_operation (node);
-  if (operation != NULL)
-    gegl_operation_invalidate (operation, NULL, TRUE);
-}
-
 static gboolean
 forget (gpointer data)
 {
-  terrain_stroke_forget_node (data);
+  GeglOperation *operation = gegl_node_get_gegl_operation (data);
+  if (operation != NULL)
+    gegl_operation_invalidate (operation, NULL, TRUE);
   return G_SOURCE_REMOVE;
 }
 
@@ -27,7 +21,6 @@ terrain_stroke_forget (GeglOperation *operation)
    * pointing at it; kept alive by this reference, it has no operation any more. */
   g_idle_add_full (G_PRIORITY_HIGH, forget, g_object_ref (operation->node), g_object_unref);
 }
-
 
 /* ---- The base of the looks ---- */
 
@@ -55,7 +48,6 @@ terrain_stroke_new (void)
   g_mutex_init (&stroke->lock);
   return stroke;
 }
-
 
 void
 terrain_stroke_free (TerrainStroke *stroke)
@@ -165,7 +157,7 @@ typedef struct
   TerrainStrokeHold hold;
   guint             base;
   float            *look; /* the base's layer, reduced; filtered in the thread */
-  int                         width, height, factor;
+  int               width, height, factor;
 } Ahead;
 
 static void

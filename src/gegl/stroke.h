@@ -34,8 +34,6 @@
  * from there, and from the caches after it, as soon as the main loop runs again (at
  * G_PRIORITY_HIGH: before any event, and before that render). */
 void          terrain_stroke_forget (GeglOperation *operation);
-/* The same at once, for the operation of `node` (if it still has one). Main thread. */
-void          terrain_stroke_forget_node (GeglNode *node);
 
 /* An operation's last full result, which its strokes' looks are drawn from. */
 typedef struct TerrainStroke TerrainStroke;
