@@ -44,6 +44,13 @@
  * within 0.01 of those of 4 passes; with 2 passes from noise too (the coarsest grid), the
  * cliffs came back. */
 #define PASSES_FROM_ESTIMATE 2
+/* Eroding a layer in stages (with diffusion), a later stage's pass solves on the network of
+ * the stage before's result, as the first stage's second pass would: each stage solves once,
+ * the first one too. At 1024 x 1024 at the defaults the root mean square difference from the
+ * simulation is then 0.47 of the simulation's change, against 0.48 with the second pass,
+ * and the run takes about 0.83 of the time (two threads; the slope-area exponents are those
+ * of growing, which is unchanged). */
+#define PASSES_ERODING_STAGED 1
 /* Stages with diffusion: at most this many, and at least TERRAIN_RIVER_AGE_PER_STEP of age
  * each. */
 #define MAX_STAGES 4
@@ -85,7 +92,7 @@ typedef struct
   PathCell      *path;          /* chunk c's path at path + path_start[c] */
   size_t        *path_start;
   double         age;           /* of the stage */
-  int            passes;        /* at most, in the first stage; half as many in the others */
+  int            passes[2];     /* at most, in the first stage and in each later one */
   double         uplift_scale;  /* uplift per step to uplift per age */
   double         step_length[2]; /* axial, diagonal, in L */
   double         inverse_power[RIVER_POWER_TABLE]; /* (a cell_area)^-m for a cells */
@@ -323,7 +330,7 @@ run_stage (Solution *s, float *start, int first, double from, double to)
 {
   RiverRun  *r = s->r;
   RiverGrid *g = &r->g;
-  const int    passes = s->passes / (first ? 1 : 2);
+  const int    passes = s->passes[! first];
   const double per_pass = (to - from) / passes;
   for (int pass = 0; pass < passes; pass++)
     {
@@ -373,8 +380,9 @@ river_analytical (RiverRun *r)
       s->r = r;
       s->depth = depth;
       s->age = r->p->age / stages;
-      s->passes = ! r->uplift ? PASSES_ERODING
-                  : r->estimate ? PASSES_FROM_ESTIMATE : PASSES_GROWING;
+      s->passes[0] = r->uplift ? (r->estimate ? PASSES_FROM_ESTIMATE : PASSES_GROWING)
+                     : stages > 1 ? PASSES_ERODING_STAGED : PASSES_ERODING;
+      s->passes[1] = r->uplift ? s->passes[0] / 2 : PASSES_ERODING_STAGED;
       s->uplift_scale = 1.0 / TERRAIN_RIVER_AGE_PER_STEP;
       s->step_length[0] = 1.0 / side;
       s->step_length[1] = sqrt (2.0) / side;
