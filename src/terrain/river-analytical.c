@@ -48,8 +48,7 @@
  * the stage before's result, as the first stage's second pass would: each stage solves once,
  * the first one too. At 1024 x 1024 at the defaults the root mean square difference from the
  * simulation is then 0.47 of the simulation's change, against 0.48 with the second pass,
- * and the run takes about 0.83 of the time (two threads; the slope-area exponents are those
- * of growing, which is unchanged). */
+ * and the run takes about 0.83 of the time (two threads). Growing ranges are unchanged. */
 #define PASSES_ERODING_STAGED 1
 /* Stages with diffusion: at most this many, and at least TERRAIN_RIVER_AGE_PER_STEP of age
  * each. */
