@@ -253,10 +253,11 @@ later_free (Later *later)
 }
 
 /* In the main loop: GIMP draws the drawable again, all of it (no cache holds the look: it
- * was dropped after each render that showed it): its update marks it to be drawn, and the image's flush has GIMP's canvas draw it in
- * its idle time (as gimp_image_flush does; without it, the canvas drew it only as far as
- * the view showed it, and the next stroke's first dab, which draws all that is marked
- * before it paints, rendered the effect in full, 1.8 s at 4096 x 4096). */
+ * was dropped after each render that showed it): its update marks it to be drawn, and the
+ * image's flush has GIMP's canvas draw it in its idle time (as gimp_image_flush does;
+ * without it, the canvas drew it only as far as the view showed it, and the next stroke's
+ * first dab, which draws all that is marked before it paints, rendered the effect in full,
+ * 1.8 s at 4096 x 4096). */
 static gboolean
 tell_gimp (gpointer data)
 {

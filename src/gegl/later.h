@@ -54,9 +54,9 @@ gboolean    terrain_later_wait (const TerrainResultKey *key);
  * height, copied) in a thread: keeps its result under `key`, makes it the base of the
  * stroke's looks (terrain_stroke_keep, under `settings`, at `factor`), then has GIMP draw the
  * drawable of `layer` again; `name`, the operation's, is for the render log. A render under
- * way for the same layer and another key is cancelled: its value was replaced. The thread starts once GIMP's main loop runs again.
- * TRUE, starting nothing, when one for `key` is under way; FALSE when there is no memory
- * for the copy (nothing started). */
+ * way for the same layer and another key is cancelled: its value was replaced. The thread
+ * starts once GIMP's main loop runs again. TRUE, starting nothing, when one for `key` is
+ * under way; FALSE when there is no memory for the copy (nothing started). */
 gboolean    terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settings,
                                  const TerrainProcedureInfo *info, const TerrainArgValue *values,
                                  const float *heights, int width, int height, int factor,

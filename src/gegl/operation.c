@@ -435,8 +435,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
    * the strokes' keep one; a merge's, an export's or a script's keep none (under River
    * Erosion at 1024 x 1024 that cost a reduced copy of the result and, 0.2 s later, the
    * filter at 512 x 512 in a thread, taking a processor from whatever GIMP did next). */
-  const gboolean for_canvas = terrain_later_render () || terrain_stroke_render (self->stroke);
-  const gboolean rebase = factor > 0 && ! look && for_canvas &&
+  const gboolean rebase = factor > 0 && ! look &&
+                          (terrain_stroke_render (self->stroke) || terrain_later_render ()) &&
                           ! terrain_stroke_is_base (self->stroke, &settings, &key, width, height,
                                                     factor);
   if (status == TERRAIN_OK && rebase && reused)

@@ -193,8 +193,9 @@ test_defaults_agree_with_simulation (void)
   double apart = 0.0, change = 0.0;
   for (size_t i = 0; i < n; i++)
     {
-      apart += ((double) solved[i] - simulated[i]) * ((double) solved[i] - simulated[i]);
-      change += ((double) simulated[i] - input[i]) * ((double) simulated[i] - input[i]);
+      const double d = (double) solved[i] - simulated[i], c = (double) simulated[i] - input[i];
+      apart += d * d;
+      change += c * c;
     }
   const double share = sqrt (apart / change);
   printf ("defaults, analytical against simulated on Diamond-Square: root mean square "
