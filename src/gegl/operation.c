@@ -27,6 +27,12 @@ typedef struct
    * effect would merge it) */
   TerrainResult      *shown;
   TerrainResultKey    shown_key;
+  TerrainResultKey    shown_settings;
+  /* The node's invalidations (GEGL: its input or its settings changed), counted in whatever
+   * thread makes them, but for the operation's own (terrain_stroke_forget); and their count
+   * before the layer of `shown` was read */
+  gint                invalidations;
+  gint                shown_invalidations;
 } TerrainOperation;
 
 typedef struct
@@ -119,6 +125,23 @@ finalize (GObject *object)
   G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))->finalize (object);
 }
 
+static void
+invalidated (GeglNode *node, const GeglRectangle *rect, gpointer operation)
+{
+  (void) node, (void) rect;
+  if (! terrain_stroke_forgetting ())
+    g_atomic_int_inc (&OPERATION (operation)->invalidations);
+}
+
+static void
+attach (GeglOperation *operation)
+{
+  GEGL_OPERATION_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (operation)))
+    ->attach (operation);
+  g_signal_connect_object (operation->node, "invalidated", G_CALLBACK (invalidated), operation,
+                           0);
+}
+
 /* ---- Regions ---- */
 
 /* Whether the output at a point depends on the whole input (everything but a generator
@@ -159,10 +182,16 @@ region_for (GeglOperation *operation, const gchar *pad, const GeglRectangle *roi
   return changed_by (operation, pad, roi);
 }
 
+static gboolean look_served_again (GeglOperation *operation);
+
+/* What GEGL computes, and keeps in the node's cache, for the output at roi: the whole layer
+ * (region_for), but for a look served again (shown_again) roi alone: the look is dropped
+ * from GEGL's caches after each render anyway (later.h), and the canvas asks for it chunk
+ * by chunk, each ask writing all of it (at 4096 x 4096, 0.1-0.2 s of GIMP's main thread). */
 static GeglRectangle
 cached_region (GeglOperation *operation, const GeglRectangle *roi)
 {
-  return region_for (operation, "input", roi);
+  return look_served_again (operation) ? *roi : region_for (operation, "input", roi);
 }
 
 static void
@@ -388,6 +417,46 @@ layer_for_later (GeglOperation *operation, const TerrainResultKey *key, int fact
   return terrain_later_layer (operation);
 }
 
+/* The drawable's buffer (layer_for_later) when the canvas asks again, chunk by chunk, for
+ * the look it was shown while the result is made in a thread, and the node was not
+ * invalidated since the layer of that look was read: its input and settings are as they
+ * were, and the look is served again without reading and hashing the layer (at 4096 x 4096
+ * that took 0.1-0.3 s of GIMP's main thread a chunk, every 0.4 s, while the result's thread
+ * waited for the processor). NULL otherwise, and once the result is kept. */
+static GeglBuffer *
+shown_again (GeglOperation *operation, const TerrainResultKey *settings, gint invalidations,
+             int factor, gsize cells)
+{
+  TerrainOperation *self = OPERATION (operation);
+  if (self->shown == NULL || self->shown_invalidations != invalidations ||
+      memcmp (&self->shown_settings, settings, sizeof *settings) != 0)
+    return NULL;
+  TerrainResult *kept = terrain_result_lookup (&self->shown_key, cells);
+  terrain_result_unref (kept);
+  return kept ? NULL : layer_for_later (operation, &self->shown_key, factor, cells);
+}
+
+/* Whether the canvas's render under way would be served the look it was shown again. */
+static gboolean
+look_served_again (GeglOperation *operation)
+{
+  TerrainOperation  *self = OPERATION (operation);
+  TerrainPixelCodec  codec;
+  GeglRectangle      layer;
+  layer_source (operation, &layer);
+  if (self->shown == NULL || ! whole_layer (operation) || self->format == NULL ||
+      ! terrain_pixel_codec (self->format, &codec))
+    return FALSE;
+  const TerrainResultKey settings = result_key (operation, &codec, &layer, NULL);
+  GeglBuffer *later = shown_again (operation, &settings, g_atomic_int_get (&self->invalidations),
+                                   terrain_look_factor (OPERATION_CLASS (operation)->info,
+                                                        layer.width, layer.height),
+                                   (gsize) layer.width * layer.height);
+  const gboolean again = later != NULL;
+  g_clear_object (&later);
+  return again;
+}
+
 /* The procedure's heights for the whole layer: kept from an earlier render of the same
  * pixels and settings, else rendered and kept; for a stroke's render, the filter's look
  * (stroke.h: not kept); for the canvas's, when it can be, the look while the result is made
@@ -403,23 +472,29 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   const TerrainProgress       progress = { report, operation };
   const int                   width = layer->width, height = layer->height;
   const gsize                 n = (gsize) width * height;
+  const gint                  invalidations = g_atomic_int_get (&self->invalidations);
+  const TerrainResultKey      settings = result_key (operation, codec, layer, NULL);
+  const int                   factor = terrain_look_factor (info, width, height);
   guchar                     *pixels = NULL;
-  if (terrain_reads_layer (info, self->values) &&
+  GeglBuffer                 *later = shown_again (operation, &settings, invalidations, factor, n);
+  const gboolean              unread = later != NULL;
+  if (! unread && terrain_reads_layer (info, self->values) &&
       (pixels = read_pixels (input, source, layer, codec)) == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
 
-  const TerrainResultKey key = result_key (operation, codec, layer, pixels);
-  const TerrainResultKey settings = result_key (operation, codec, layer, NULL);
-  const int              factor = terrain_look_factor (info, width, height);
+  const TerrainResultKey key = unread ? self->shown_key
+                                      : result_key (operation, codec, layer, pixels);
   const gboolean         based = factor > 0 && terrain_stroke_has_base (self->stroke, &settings,
                                                                         width, height, factor);
-  gboolean               reused = (*result = terrain_result_lookup (&key, n)) != NULL;
-  GeglBuffer            *later = reused ? NULL : layer_for_later (operation, &key, factor, n);
+  gboolean reused = ! unread && (*result = terrain_result_lookup (&key, n)) != NULL;
+  if (! unread && ! reused)
+    later = layer_for_later (operation, &key, factor, n);
   if (! reused && later == NULL && terrain_later_wait (&key))
     reused = (*result = terrain_result_lookup (&key, n)) != NULL; /* not computed twice */
   TerrainStatus status = TERRAIN_OK;
   float        *heights = NULL;
-  /* The canvas asks again, chunk by chunk, for the look it was shown: the same look. */
+  /* The canvas asks again, chunk by chunk, for the look it was shown (its layer read again
+   * after an invalidation, and the same, or not read: shown_again): the same look. */
   const gboolean again =
     later && self->shown && memcmp (&self->shown_key, &key, sizeof key) == 0;
   gboolean       made_base_look = FALSE, unfiltered = FALSE;
@@ -459,11 +534,17 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
     }
   if (status == TERRAIN_OK && look)
     terrain_stroke_forget (operation);
-  if (status == TERRAIN_OK && later && ! again)
+  if (status == TERRAIN_OK && later)
     {
-      terrain_result_unref (self->shown);
-      self->shown = terrain_result_ref (*result);
-      self->shown_key = key;
+      if (! again)
+        {
+          terrain_result_unref (self->shown);
+          self->shown = terrain_result_ref (*result);
+          self->shown_key = key;
+        }
+      /* Read at this count, the layer was that of the look shown (again: the same). */
+      self->shown_settings = settings;
+      self->shown_invalidations = invalidations;
     }
   else if (! later)
     g_clear_pointer (&self->shown, terrain_result_unref);
@@ -475,7 +556,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                 : unfiltered ? "unfiltered, while its result is made in a thread"
                 : ! based    ? "stale, while its result is made in a thread"
                              : "while its result is made in a thread",
-                made_base_look ? ", and the base's look" : "", again ? ", again" : "");
+                made_base_look ? ", and the base's look" : "",
+                unread ? ", again, the layer not read" : again ? ", again" : "");
   else
     log_render (operation, "%dx%d: %s", width, height,
                 reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");
@@ -608,6 +690,7 @@ class_init (gpointer g_class, gpointer class_data)
   object_class->set_property = set_property;
   object_class->get_property = get_property;
   object_class->finalize = finalize;
+  operation_class->attach = attach;
   operation_class->prepare = prepare;
   operation_class->get_required_for_output = region_for;
   operation_class->get_invalidated_by_change = changed_by;

@@ -5,13 +5,26 @@
 
 #include <string.h>
 
+/* The thread in a forget's invalidation of its node (terrain_stroke_forgetting), or NULL. */
+static gpointer forgetting;
+
 static gboolean
 forget (gpointer data)
 {
   GeglOperation *operation = gegl_node_get_gegl_operation (data);
   if (operation != NULL)
-    gegl_operation_invalidate (operation, NULL, TRUE);
+    {
+      g_atomic_pointer_set (&forgetting, g_thread_self ());
+      gegl_operation_invalidate (operation, NULL, TRUE);
+      g_atomic_pointer_set (&forgetting, NULL);
+    }
   return G_SOURCE_REMOVE;
+}
+
+gboolean
+terrain_stroke_forgetting (void)
+{
+  return g_atomic_pointer_get (&forgetting) == (gpointer) g_thread_self ();
 }
 
 void

@@ -34,6 +34,9 @@
  * from there, and from the caches after it, as soon as the main loop runs again (at
  * G_PRIORITY_HIGH: before any event, and before that render). */
 void          terrain_stroke_forget (GeglOperation *operation);
+/* Whether the thread that asks is in a forget's invalidation: the node's invalidated signal
+ * then says nothing of its input. */
+gboolean      terrain_stroke_forgetting (void);
 
 /* An operation's last full result, which its strokes' looks are drawn from. */
 typedef struct TerrainStroke TerrainStroke;

@@ -217,6 +217,9 @@ typedef struct TerrainProcedureInfo
    * painted under the filter's effect show its last full result plus what the stroke
    * painted, unfiltered until mouse up (reduced.h). */
   bool look_paint;
+  /* With look_paint: only on layers of more cells than this (a filter cheap on smaller
+   * ones, which then shows its own result). */
+  size_t look_paint_above;
 } TerrainProcedureInfo;
 
 /* A descriptor's core: the parameter struct T, its defaults function and its entry point,

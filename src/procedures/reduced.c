@@ -24,7 +24,9 @@ terrain_look_factor (const TerrainProcedureInfo *info, int width, int height)
       if (factor <= TERRAIN_REDUCED_MAX_FACTOR)
         return factor;
     }
-  return info->look_paint && (size_t) width * height <= TERRAIN_PAINT_LOOK_CELLS ? 1 : 0;
+  const size_t cells = (size_t) width * height;
+  return info->look_paint && cells > info->look_paint_above && cells <= TERRAIN_PAINT_LOOK_CELLS
+           ? 1 : 0;
 }
 
 int

@@ -42,9 +42,9 @@
 /* The factor of a width x height layer's look under the filter `info`: reduce()'s factor
  * (terrain_reduced_factor) when it has reduce() and the layer is larger than
  * TERRAIN_REDUCED_CELLS, up to TERRAIN_REDUCED_MAX_FACTOR; else 1 (the layer itself,
- * unfiltered: a paint look) when it has look_paint, the layer is within
- * TERRAIN_PAINT_LOOK_CELLS and, with reduce(), too large for a reduced look; 0 when the
- * filter has no look there. */
+ * unfiltered: a paint look) when it has look_paint, the layer is above its
+ * look_paint_above and within TERRAIN_PAINT_LOOK_CELLS and, with reduce(), too large for a
+ * reduced look; 0 when the filter has no look there. */
 int           terrain_look_factor (const TerrainProcedureInfo *info, int width, int height);
 
 /* The smallest factor that brings a width x height layer within TERRAIN_REDUCED_CELLS

@@ -50,10 +50,30 @@ for i, op in enumerate(EFFECTS):
     flag("effect-%d" % i)
     if op in CHANGES:
         wait_flag("change-%d" % i)
+        gi.require_version("Gegl", "0.4")
+        from gi.repository import Gegl
+        other = Gegl.Color.new("black" if layer.get_pixel(7, 7).get_rgba()[0] > 0.5 else "white")
+        changed = time.monotonic()
         effect = layer.get_filters()[0]
         effect.get_config().set_property(*CHANGES[op])
         effect.update()
         Gimp.displays_flush()
+        # While that result is made (its thread's start is in the render log), a pixel of
+        # the layer changes: GIMP's next render must read the layer again, not serve the
+        # look it was shown (src/gegl/operation.c: shown_again). The time is taken once the
+        # pixel is written.
+        for _ in range(1000):
+            with open(os.environ["TERRAIN_RENDER_LOG"]) as log:
+                if any(line.endswith("making its result, in a thread\n") and op in line and
+                       float(line.split(" ")[0]) > changed for line in log):
+                    break
+            time.sleep(0.005)
+        layer.set_pixel(7, 7, other)
+        edited = time.monotonic()
+        layer.update(7, 7, 1, 1)
+        Gimp.displays_flush()
+        with open(os.path.join(WORKDIR, "edited-%d" % i), "w") as f:
+            f.write(repr(edited))
         flag("changed-%d" % i)
     wait_flag("next-%d" % i)
 if MERGE:
@@ -112,7 +132,7 @@ class Live:
         self.workdir = workdir
         os.makedirs(workdir, exist_ok=True)
         for stale in os.listdir(workdir):
-            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog", "change", "merged")) \
+            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog", "change", "edited", "merged")) \
                     or stale == "finished":
                 os.remove(os.path.join(workdir, stale))
         self.render_log = os.path.join(workdir, "render.log")

@@ -26,6 +26,9 @@ GRAY u16 layer:
   - a setting of River Erosion and of Hydraulic Erosion changed by a script (the effect's
     config, updated) shows the last result (a stale look) while the new one is made in a
     thread, and ends on the new result;
+  - the canvas's asks again for a look while its result is made do not read the layer, but
+    the first after a pixel of the layer changed meanwhile (by the script, while the changed
+    setting's result is made) reads it, and a result is made for it;
   - Ctrl+Z and Ctrl+Y of a stroke compute nothing (kept results);
   - Hydraulic Erosion put on the layer (with a setting whose result is not kept yet) and
     merged by a script 0.2 s later, while the canvas shows its look, merges its result: the
@@ -108,6 +111,26 @@ for op in CHANGES:
     print("%s, setting changed: -> render done %s s, longest stall %.0f ms, renders %s" % (
         op, "-" if change.get("render done") is None else "%.3f" % change["render done"],
         change.get("longest stall", 0.0), change.get("results after")))
+for i, op in enumerate((RIVER, SMOOTH, HYDRAULIC)):
+    if op not in CHANGES:
+        continue
+    edited_file = os.path.join(workdir, "edited-%d" % i)
+    edited = float(open(edited_file).read()) if os.path.exists(edited_file) else float("inf")
+    renders = [(float(t), what) for t, name, what in
+               (line.split(" ", 2) for line in render_log if " %s 1024x1024: " % op in line)]
+    before = [what for t, what in renders if t <= edited and what.endswith(", in a thread")]
+    checks.check(before and before[-1].endswith("making its result, in a thread"),
+                 "%s: the pixel changed when no result was under way: %s" % (op, before[-2:]))
+    after = [(t, what) for t, what in renders if t > edited]
+    # The canvas's renders, not the thread's own lines ("making its result, in a thread").
+    canvas = [entry for entry in after if not entry[1].endswith(", in a thread")]
+    checks.check(canvas and "the layer not read" not in canvas[0][1],
+                 "%s: the first render after a pixel changed did not read the layer: %s"
+                 % (op, canvas[:3]))
+    checks.check(any(what.endswith("computed, in a thread") for _, what in after),
+                 "%s: no result made after a pixel changed: %s" % (op, after[:6]))
+checks.check(any("the layer not read" in line for line in render_log),
+             "no ask again for a look was served without reading the layer")
 stale = [line for line in render_log if "stale, while its result is made in a thread" in line]
 checks.check(any(RIVER in line for line in stale) and any(HYDRAULIC in line for line in stale),
              "no stale look while a changed setting's result was made: %s" % stale)

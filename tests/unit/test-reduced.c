@@ -137,7 +137,8 @@ test_filters_only (void)
     { "plug-in-terrain-river-erosion", 2048, 4 },    { "plug-in-terrain-river-erosion", 4096, 1 },
     { "plug-in-terrain-river-erosion", 8192, 0 },    { "plug-in-terrain-hydraulic-erosion", 1024, 1 },
     { "plug-in-terrain-hydraulic-erosion", 4096, 1 }, { "plug-in-terrain-hydraulic-erosion", 4097, 0 },
-    { "plug-in-terrain-smooth", 1024, 0 },
+    { "plug-in-terrain-smooth", 1024, 0 },           { "plug-in-terrain-smooth", 1025, 1 },
+    { "plug-in-terrain-smooth", 4096, 1 },           { "plug-in-terrain-smooth", 4097, 0 },
   };
   for (size_t i = 0; i < sizeof looks / sizeof looks[0]; i++)
     {
