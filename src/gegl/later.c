@@ -27,6 +27,9 @@ terrain_later_render (void)
 #define DRAWABLES_SEEN 8
 
 static GWeakRef seen[DRAWABLES_SEEN];
+/* The thread that loaded the module: GIMP's main thread (before its main loop runs too, as
+ * while it opens the files on its command line). */
+static GThread *main_thread;
 static guint    update_signal; /* 0: not watched (yet, or ever) */
 static guint    flush_signal;  /* GimpImage's (GimpProjectable's) "flush" */
 
@@ -96,11 +99,12 @@ static gboolean
 watch_drawables (void)
 {
   static gboolean tried;
-  if (update_signal != 0 || tried || ! g_main_context_is_owner (g_main_context_default ()))
+  if (update_signal != 0 || tried || g_thread_self () != main_thread)
     return update_signal != 0;
   const GType type = g_type_from_name ("GimpDrawable");
-  if (type == 0)
-    return FALSE; /* not yet: GIMP registers it with its first drawable */
+  if (type == 0 || g_type_class_peek (type) == NULL)
+    return FALSE; /* not yet: GIMP registers it, and makes its class (its signals), with its
+                   * first drawable; an operation can be made before (GIMP's menus) */
   tried = TRUE;
   const guint update = signal_of (type, "update", 4, G_TYPE_INT);
   if (update == 0 || ! has_property (type, "buffer", GEGL_TYPE_BUFFER))
@@ -159,6 +163,12 @@ source_buffer (GeglOperation *operation)
       node = gegl_node_get_producer (node, "input", NULL);
     }
   return NULL;
+}
+
+void
+terrain_later_init (void)
+{
+  main_thread = g_thread_self ();
 }
 
 void

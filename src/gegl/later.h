@@ -33,8 +33,11 @@
  * idle source of the canvas's priority or lower (the canvas, the previews of layers). */
 gboolean    terrain_later_render (void);
 
-/* Begins to watch GIMP's drawables, once there are (any render's first step: the drawables
- * seen from then on can be told). In GIMP's main thread; elsewhere it does nothing. */
+/* Takes the thread that asks (the module's loading) for GIMP's main thread. */
+void        terrain_later_init (void);
+/* Begins to watch GIMP's drawables, once there are (an operation's making and any render's
+ * first step: the drawables seen from then on can be told). In GIMP's main thread;
+ * elsewhere it does nothing. */
 void        terrain_later_watch (void);
 
 /* The buffer of the drawable the operation's input is read from, referenced, when GIMP can

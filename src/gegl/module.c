@@ -3,6 +3,7 @@
  * GEGL's threads there. */
 #define _GNU_SOURCE /* dladdr */
 #include "huge-pages.h"
+#include "later.h"
 #include "mainloop-probe.h"
 #include "operation.h"
 
@@ -99,5 +100,6 @@ gegl_module_register (GTypeModule *module)
   for (int i = 0; terrain_procedures[i]; i++)
     terrain_operation_register (module, terrain_procedures[i]);
   terrain_mainloop_probe_start ();
+  terrain_later_init ();
   return TRUE;
 }
