@@ -331,6 +331,21 @@ layer_heights (GeglOperation *operation, const TerrainPixelCodec *codec, const g
   return TERRAIN_OK;
 }
 
+/* The layer's rectangle (layer_source) and the key of the settings for it (result_key
+ * without pixels), in regions asked for before the render; FALSE until prepare() has set
+ * the format. */
+static gboolean
+layer_settings (GeglOperation *operation, GeglRectangle *layer, TerrainResultKey *settings)
+{
+  const Babl       *format = OPERATION (operation)->format;
+  TerrainPixelCodec codec;
+  layer_source (operation, layer);
+  if (format == NULL || ! terrain_pixel_codec (format, &codec))
+    return FALSE;
+  *settings = result_key (operation, &codec, layer, NULL);
+  return TRUE;
+}
+
 /* Whether the render under way is a stroke's (stroke.h) whose look is a paint look, its base
  * is there and roi lies in the layer: then the output there depends on the input there
  * alone. *layer: the layer's rectangle. */
@@ -339,15 +354,11 @@ paint_look_here (GeglOperation *operation, const GeglRectangle *roi, GeglRectang
 {
   TerrainOperation           *self = OPERATION (operation);
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
-  TerrainPixelCodec           codec;
-  layer_source (operation, layer);
-  if (self->format == NULL || ! terrain_stroke_render (self->stroke) ||
-      ! gegl_rectangle_contains (layer, roi) ||
-      terrain_look_factor (info, layer->width, layer->height) != 1 ||
-      ! terrain_pixel_codec (self->format, &codec))
-    return FALSE;
-  const TerrainResultKey settings = result_key (operation, &codec, layer, NULL);
-  return terrain_stroke_has_base (self->stroke, &settings, layer->width, layer->height, 1);
+  TerrainResultKey            settings;
+  return layer_settings (operation, layer, &settings) && terrain_stroke_render (self->stroke) &&
+         gegl_rectangle_contains (layer, roi) &&
+         terrain_look_factor (info, layer->width, layer->height) == 1 &&
+         terrain_stroke_has_base (self->stroke, &settings, layer->width, layer->height, 1);
 }
 
 /* A stroke's paint look of the rectangle roi of the layer alone: the base's result there
@@ -444,14 +455,12 @@ shown_again (GeglOperation *operation, const TerrainResultKey *settings, gint in
 static gboolean
 look_served_again (GeglOperation *operation)
 {
-  TerrainOperation  *self = OPERATION (operation);
-  TerrainPixelCodec  codec;
-  GeglRectangle      layer;
-  layer_source (operation, &layer);
-  if (self->shown == NULL || ! whole_layer (operation) || self->format == NULL ||
-      ! terrain_pixel_codec (self->format, &codec))
+  TerrainOperation *self = OPERATION (operation);
+  GeglRectangle     layer;
+  TerrainResultKey  settings;
+  if (self->shown == NULL || ! whole_layer (operation) ||
+      ! layer_settings (operation, &layer, &settings))
     return FALSE;
-  const TerrainResultKey settings = result_key (operation, &codec, &layer, NULL);
   GeglBuffer *later = shown_again (operation, &settings, g_atomic_int_get (&self->invalidations),
                                    terrain_look_factor (OPERATION_CLASS (operation)->info,
                                                         layer.width, layer.height),
