@@ -22,17 +22,26 @@ typedef struct
   gchar             **strings; /* the owned text of string arguments */
   const Babl         *format;  /* pixels in and out: the layer's own (prepare) */
   TerrainStroke      *stroke;  /* the base of its strokes' looks (stroke.h) */
-  /* The look shown while the result of `shown_key` is made in a thread (later.h), served
-   * again to the canvas's later asks for it (GEGL's caches must not keep it: a merge of the
-   * effect would merge it) */
+  /* What the canvas was last shown of the layer (canvas_chunks), served again to its later
+   * asks, chunk by chunk: the look shown while the result of `shown_key` is made in a thread
+   * (later.h; GEGL's caches must not keep it: a merge of the effect would merge it), or,
+   * when `shown_result`, that result itself, found again in the kept results (a reference
+   * here would keep it past their memory's bound) */
   TerrainResult      *shown;
+  gboolean            shown_result;
   TerrainResultKey    shown_key;
   TerrainResultKey    shown_settings;
   /* The node's invalidations (GEGL: its input or its settings changed), counted in whatever
    * thread makes them, but for the operation's own (terrain_stroke_forget); and their count
-   * before the layer of `shown` was read */
+   * before the layer of what was shown was read */
   gint                invalidations;
   gint                shown_invalidations;
+  /* The last reduced look drawn from a base (stroke.h), of the layer and settings `look_key`
+   * and the base `look_base`: the canvas's render after a stroke asks for the look of the
+   * stroke's last render again (River Erosion at 1024 x 1024: 50 ms of GIMP's main thread) */
+  TerrainResult      *look;
+  TerrainResultKey    look_key;
+  guint               look_base;
 } TerrainOperation;
 
 typedef struct
@@ -122,6 +131,7 @@ finalize (GObject *object)
   g_free (self->values);
   terrain_stroke_free (self->stroke);
   terrain_result_unref (self->shown);
+  terrain_result_unref (self->look);
   G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))->finalize (object);
 }
 
@@ -186,16 +196,17 @@ region_for (GeglOperation *operation, const gchar *pad, const GeglRectangle *roi
   return changed_by (operation, pad, roi);
 }
 
-static gboolean look_served_again (GeglOperation *operation);
+static gboolean canvas_chunks (GeglOperation *operation);
 
 /* What GEGL computes, and keeps in the node's cache, for the output at roi: the whole layer
- * (region_for), but for a look served again (shown_again) roi alone: the look is dropped
- * from GEGL's caches after each render anyway (later.h), and the canvas asks for it chunk
- * by chunk, each ask writing all of it (at 4096 x 4096, 0.1-0.2 s of GIMP's main thread). */
+ * (region_for), but for the canvas's renders of a filter with looks (canvas_chunks) roi
+ * alone: the canvas asks chunk by chunk, and each ask that wrote the whole layer held GIMP's
+ * main thread (at 4096 x 4096, 0.1 s a write; the look is dropped from GEGL's caches after
+ * each render anyway, later.h). */
 static GeglRectangle
 cached_region (GeglOperation *operation, const GeglRectangle *roi)
 {
-  return look_served_again (operation) ? *roi : region_for (operation, "input", roi);
+  return canvas_chunks (operation) ? *roi : region_for (operation, "input", roi);
 }
 
 static void
@@ -432,49 +443,47 @@ layer_for_later (GeglOperation *operation, const TerrainResultKey *key, int fact
   return terrain_later_layer (operation);
 }
 
-/* The drawable's buffer (layer_for_later) when the canvas asks again, chunk by chunk, for
- * the look it was shown while the result is made in a thread, and the node was not
- * invalidated since the layer of that look was read: its input and settings are as they
- * were, and the look is served again without reading and hashing the layer (at 4096 x 4096
- * that took 0.1-0.3 s of GIMP's main thread a chunk, every 0.4 s, while the result's thread
- * waited for the processor). NULL otherwise, and once the result is kept. */
-static GeglBuffer *
-shown_again (GeglOperation *operation, const TerrainResultKey *settings, gint invalidations,
-             int factor, gsize cells)
+/* Whether the render under way is the canvas's, of a filter with looks whose result can be
+ * kept: GEGL computes only the chunk the canvas asks for (cached_region), and the operation
+ * serves its later asks what it showed (shown_again). */
+static gboolean
+canvas_chunks (GeglOperation *operation)
 {
-  TerrainOperation *self = OPERATION (operation);
-  if (self->shown == NULL || self->shown_invalidations != invalidations ||
-      memcmp (&self->shown_settings, settings, sizeof *settings) != 0)
-    return NULL;
-  TerrainResult *kept = terrain_result_lookup (&self->shown_key, cells);
-  terrain_result_unref (kept);
-  return kept ? NULL : layer_for_later (operation, &self->shown_key, factor, cells);
+  GeglRectangle layer;
+  layer_source (operation, &layer);
+  return whole_layer (operation) && terrain_later_render () &&
+         terrain_look_factor (OPERATION_CLASS (operation)->info, layer.width, layer.height) > 0 &&
+         terrain_result_keepable ((gsize) layer.width * layer.height);
 }
 
-/* Whether the canvas's render under way would be served the look it was shown again. */
+/* When the canvas asks again, chunk by chunk, and the node was not invalidated since the
+ * layer of what it was shown was read (its input and settings are as they were), what it
+ * was shown is served again without reading and hashing the layer (at 4096 x 4096 that took
+ * 0.1-0.3 s of GIMP's main thread a chunk, every 0.4 s, while a result's thread waited for
+ * the processor): the result, while it is kept (*served); the look, until the result is
+ * kept, with the drawable's buffer (layer_for_later) in *later. FALSE otherwise. */
 static gboolean
-look_served_again (GeglOperation *operation)
+shown_again (GeglOperation *operation, const TerrainResultKey *settings, gint invalidations,
+             int factor, gsize cells, TerrainResult **served, GeglBuffer **later)
 {
   TerrainOperation *self = OPERATION (operation);
-  GeglRectangle     layer;
-  TerrainResultKey  settings;
-  if (self->shown == NULL || ! whole_layer (operation) ||
-      ! layer_settings (operation, &layer, &settings))
+  if ((self->shown == NULL && ! self->shown_result) ||
+      self->shown_invalidations != invalidations ||
+      memcmp (&self->shown_settings, settings, sizeof *settings) != 0)
     return FALSE;
-  GeglBuffer *later = shown_again (operation, &settings, g_atomic_int_get (&self->invalidations),
-                                   terrain_look_factor (OPERATION_CLASS (operation)->info,
-                                                        layer.width, layer.height),
-                                   (gsize) layer.width * layer.height);
-  const gboolean again = later != NULL;
-  g_clear_object (&later);
-  return again;
+  TerrainResult *kept = terrain_result_lookup (&self->shown_key, cells);
+  if (self->shown_result)
+    return (*served = kept) != NULL;
+  terrain_result_unref (kept);
+  return kept == NULL &&
+         (*later = layer_for_later (operation, &self->shown_key, factor, cells)) != NULL;
 }
 
 /* The procedure's heights for the whole layer: kept from an earlier render of the same
  * pixels and settings, else rendered and kept; for a stroke's render, the filter's look
  * (stroke.h: not kept); for the canvas's, when it can be, the look while the result is made
- * in a thread (later.h). A full result of a filter with looks is the base of the next
- * stroke's. */
+ * in a thread (later.h), and what it was shown again for its later asks (shown_again). A
+ * full result of a filter with looks is the base of the next stroke's. */
 static TerrainStatus
 render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
               const GeglRectangle *layer, const TerrainPixelCodec *codec,
@@ -488,9 +497,11 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   const gint                  invalidations = g_atomic_int_get (&self->invalidations);
   const TerrainResultKey      settings = result_key (operation, codec, layer, NULL);
   const int                   factor = terrain_look_factor (info, width, height);
+  const gboolean              canvas = canvas_chunks (operation);
   guchar                     *pixels = NULL;
-  GeglBuffer                 *later = shown_again (operation, &settings, invalidations, factor, n);
-  const gboolean              unread = later != NULL;
+  GeglBuffer                 *later = NULL;
+  const gboolean              unread = canvas && shown_again (operation, &settings, invalidations,
+                                                             factor, n, result, &later);
   if (! unread && terrain_reads_layer (info, self->values) &&
       (pixels = read_pixels (input, source, layer, codec)) == NULL)
     return TERRAIN_ERROR_NO_MEMORY;
@@ -499,7 +510,7 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                                       : result_key (operation, codec, layer, pixels);
   const gboolean         based = factor > 0 && terrain_stroke_has_base (self->stroke, &settings,
                                                                         width, height, factor);
-  gboolean reused = ! unread && (*result = terrain_result_lookup (&key, n)) != NULL;
+  gboolean reused = unread ? later == NULL : (*result = terrain_result_lookup (&key, n)) != NULL;
   if (! unread && ! reused)
     later = layer_for_later (operation, &key, factor, n);
   if (! reused && later == NULL && terrain_later_wait (&key))
@@ -519,11 +530,18 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
     g_clear_object (&later);
   const gboolean look =
     ! reused && (later || (factor > 1 && based && terrain_stroke_render (self->stroke)));
+  /* A reduced look drawn from the base is the stroke's last one again when the layer, the
+   * settings and the base are the same (the canvas's render after mouse up). */
+  const guint    base_id = terrain_stroke_base_id (self->stroke);
+  const gboolean reduced_look = look && factor > 1 && based;
+  const gboolean look_again = reduced_look && ! again && self->look != NULL && base_id != 0 &&
+                              self->look_base == base_id &&
+                              memcmp (&self->look_key, &key, sizeof key) == 0;
   /* A base serves the looks of the strokes to come on the canvas: the canvas's renders and
    * the strokes' keep one; a merge's, an export's or a script's keep none (under River
    * Erosion at 1024 x 1024 that cost a reduced copy of the result and, 0.2 s later, the
    * filter at 512 x 512 in a thread, taking a processor from whatever GIMP did next). */
-  const gboolean rebase = factor > 0 && ! look &&
+  const gboolean rebase = factor > 0 && ! look && ! unread &&
                           (terrain_stroke_render (self->stroke) || terrain_later_render ()) &&
                           ! terrain_stroke_is_base (self->stroke, &settings, &key, width, height,
                                                     factor);
@@ -534,6 +552,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                          height, factor);
   if (again)
     *result = terrain_result_ref (self->shown);
+  else if (status == TERRAIN_OK && look_again)
+    *result = terrain_result_ref (self->look);
   else if (status == TERRAIN_OK && ! reused)
     {
       status = look ? look_at (operation, &settings, later && ! based, heights, width, height,
@@ -547,20 +567,31 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
     }
   if (status == TERRAIN_OK && look)
     terrain_stroke_forget (operation);
-  if (status == TERRAIN_OK && later)
+  if (status == TERRAIN_OK && reduced_look && ! again && ! look_again)
     {
-      if (! again)
-        {
-          terrain_result_unref (self->shown);
-          self->shown = terrain_result_ref (*result);
-          self->shown_key = key;
-        }
-      /* Read at this count, the layer was that of the look shown (again: the same). */
+      terrain_result_unref (self->look);
+      self->look = terrain_result_ref (*result);
+      self->look_key = key;
+      self->look_base = base_id;
+    }
+  if (status == TERRAIN_OK && canvas && ! again)
+    {
+      terrain_result_unref (self->shown);
+      self->shown = look ? terrain_result_ref (*result) : NULL;
+      self->shown_result = ! look;
+      self->shown_key = key;
+    }
+  if (status == TERRAIN_OK && canvas)
+    {
+      /* Read at this count, the layer was that of what was shown (again: the same). */
       self->shown_settings = settings;
       self->shown_invalidations = invalidations;
     }
-  else if (! later)
-    g_clear_pointer (&self->shown, terrain_result_unref);
+  else
+    {
+      g_clear_pointer (&self->shown, terrain_result_unref);
+      self->shown_result = FALSE;
+    }
   terrain_pages_free (heights);
   if (look)
     log_render (operation, "%dx%d: %s at 1/%d, %s%s%s", width, height,
@@ -569,11 +600,14 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                 : unfiltered ? "unfiltered, while its result is made in a thread"
                 : ! based    ? "stale, while its result is made in a thread"
                              : "while its result is made in a thread",
-                made_base_look ? ", and the base's look" : "",
+                made_base_look ? ", and the base's look"
+                : look_again   ? ", the last look again"
+                               : "",
                 unread ? ", again, the layer not read" : again ? ", again" : "");
   else
-    log_render (operation, "%dx%d: %s", width, height,
-                reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed");
+    log_render (operation, "%dx%d: %s%s", width, height,
+                reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed",
+                unread ? ", again, the layer not read" : "");
   g_clear_object (&later);
   g_free (pixels);
   return status;

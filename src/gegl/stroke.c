@@ -267,6 +267,15 @@ terrain_stroke_is_base (TerrainStroke *stroke, const TerrainResultKey *settings,
   return is;
 }
 
+guint
+terrain_stroke_base_id (TerrainStroke *stroke)
+{
+  g_mutex_lock (&stroke->lock);
+  const guint id = stroke->kept ? stroke->base : 0;
+  g_mutex_unlock (&stroke->lock);
+  return id;
+}
+
 gboolean
 terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings, int width,
                          int height, int factor)

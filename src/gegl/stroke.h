@@ -81,6 +81,10 @@ gboolean      terrain_stroke_is_base (TerrainStroke *stroke, const TerrainResult
                                       const TerrainResultKey *result, int width, int height,
                                       int factor);
 
+/* Which base the looks are drawn from now (0: none): a look is the same as one made before
+ * of the same layer and settings while this is the same. */
+guint         terrain_stroke_base_id (TerrainStroke *stroke);
+
 /* Whether the operation's last full result is of these settings (and the layer's size and
  * format) and still kept: the base a look of the filter at `factor` is drawn from. */
 gboolean      terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings,

@@ -76,6 +76,21 @@ for i, op in enumerate(EFFECTS):
             f.write(repr(edited))
         flag("changed-%d" % i)
     wait_flag("next-%d" % i)
+    if op in CHANGES:
+        # Once the changed setting's result is there, what the canvas shows (GIMP's projection,
+        # drawn chunk by chunk from its idle renders: src/gegl/operation.c, canvas_chunks)
+        # must be that result: Copy Visible against the effect merged in a duplicate image.
+        rect = Gegl.Rectangle.new(0, 0, SIZE, SIZE)
+        Gimp.edit_copy_visible(image)
+        shown = Gimp.edit_paste_as_new_image()
+        twin = image.duplicate()
+        twin.get_layers()[0].merge_filters()
+        same = (shown.get_layers()[0].get_buffer().get(rect, 1.0, "Y' u16", Gegl.AbyssPolicy.CLAMP) ==
+                twin.get_layers()[0].get_buffer().get(rect, 1.0, "Y' u16", Gegl.AbyssPolicy.CLAMP))
+        shown.delete()
+        twin.delete()
+        with open(os.path.join(WORKDIR, "shown-%d" % i), "w") as f:
+            f.write("the same" if same else "different")
 if MERGE:
     # An effect merged by a script right after the canvas drew it: its look, while its result
     # is made in a thread (src/gegl/later.h). The merge must give the result, as the same
@@ -132,7 +147,7 @@ class Live:
         self.workdir = workdir
         os.makedirs(workdir, exist_ok=True)
         for stale in os.listdir(workdir):
-            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog", "change", "edited", "merged")) \
+            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog", "change", "edited", "merged", "shown")) \
                     or stale == "finished":
                 os.remove(os.path.join(workdir, stale))
         self.render_log = os.path.join(workdir, "render.log")
@@ -239,11 +254,13 @@ class Live:
 
     def renders(self, since, until=float("inf")):
         """[(time, "computed"|"reused"|"failed"|"looked at", op)] of whole-layer renders in the
-        window ("looked at": a filter's look for a stroke)."""
+        window ("looked at": a filter's look for a stroke); not the canvas's asks, chunk by
+        chunk, served again what it was shown ("the layer not read": src/gegl/operation.c,
+        shown_again), which write their chunk alone."""
         return [(t, m.group(3), m.group(2)) for t, m in
                 _lines(self.render_log,
                        r"(terrain:\S+) \d+x\d+: (computed|reused|failed|looked at)(?:,? .*)?$")
-                if since <= t <= until]
+                if since <= t <= until and not m.group(0).endswith("the layer not read")]
 
     def asked(self, since, until=float("inf")):
         return [t for t, _ in _lines(self.render_log, r"terrain:\S+ asked for ") if since <= t <= until]

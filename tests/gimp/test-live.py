@@ -13,7 +13,9 @@ GRAY u16 layer:
     looks (src/gegl/stroke.h: reduced, and the paint alone), Smooth Heightmap's its own
     result (it has no look); Hydraulic Erosion's of the rectangles GIMP asks for, smaller
     than the layer (src/gegl/operation.c: paint_look_here); River Erosion's base's look made
-    ahead, between the strokes, for at least one stroke (not by its first look); and every
+    ahead, between the strokes, for at least one stroke (not by its first look); the canvas's
+    render after mouse up served the stroke's last look again (same layer, settings and
+    base: src/gegl/operation.c, look_again) for at least one stroke; and every
     stroke ends on the
     effect's own result: the stroke's last render is "computed" or "reused", not a look
     (GEGL's cache of the last look was dropped, and GIMP rendered the layer again), also
@@ -28,7 +30,9 @@ GRAY u16 layer:
     thread, and ends on the new result;
   - the canvas's asks again for a look while its result is made do not read the layer, but
     the first after a pixel of the layer changed meanwhile (by the script, while the changed
-    setting's result is made) reads it, and a result is made for it;
+    setting's result is made) reads it, and a result is made for it; once it is there, what
+    the canvas shows (Copy Visible) is the effect merged, byte for byte; the canvas's asks
+    for a result it was shown are served it without reading the layer too;
   - Ctrl+Z and Ctrl+Y of a stroke compute nothing (kept results);
   - Hydraulic Erosion put on the layer (with a setting whose result is not kept yet) and
     merged by a script 0.2 s later, while the canvas shows its look, merges its result: the
@@ -50,7 +54,9 @@ plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
 checks = Checks("gimp-live")
 RIVER, SMOOTH, HYDRAULIC = "terrain:river-erosion", "terrain:smooth", "terrain:hydraulic-erosion"
 
-CHANGES = {RIVER: ("age", 5.0), HYDRAULIC: ("erosion", 0.5)}
+# River Erosion's change is to age 2 (5 eroded the stroked layer down to its floor: all black,
+# against which the comparison of the canvas with the effect merged could not fail).
+CHANGES = {RIVER: ("age", 2.0), HYDRAULIC: ("erosion", 0.5)}
 live = Live(plugin, module, workdir, [RIVER, SMOOTH, HYDRAULIC], dialog=True, changes=CHANGES,
             merge=(HYDRAULIC, "erosion", 0.4))
 try:
@@ -129,8 +135,16 @@ for i, op in enumerate((RIVER, SMOOTH, HYDRAULIC)):
                  % (op, canvas[:3]))
     checks.check(any(what.endswith("computed, in a thread") for _, what in after),
                  "%s: no result made after a pixel changed: %s" % (op, after[:6]))
+    shown_file = os.path.join(workdir, "shown-%d" % i)
+    shown = open(shown_file).read() if os.path.exists(shown_file) else "not compared"
+    checks.check(shown == "the same",
+                 "%s: once the changed setting's result was there, the canvas (Copy Visible) and "
+                 "the effect merged were %s" % (op, shown))
 checks.check(any("the layer not read" in line for line in render_log),
              "no ask again for a look was served without reading the layer")
+checks.check(any("reused, again, the layer not read" in line for line in render_log),
+             "no ask of the canvas, chunk by chunk, was served the result it was shown without "
+             "reading the layer (src/gegl/operation.c: canvas_chunks)")
 stale = [line for line in render_log if "stale, while its result is made in a thread" in line]
 checks.check(any(RIVER in line for line in stale) and any(HYDRAULIC in line for line in stale),
              "no stale look while a changed setting's result was made: %s" % stale)
@@ -147,6 +161,9 @@ river_strokes = len(results.get(RIVER, {}).get("strokes", [])) + ("screen" in re
 checks.check(river_looks and made < river_strokes,
              "River Erosion: %d of %d strokes' looks had to make the base's look too (none made "
              "ahead)" % (made, river_strokes))
+checks.check(any("the last look again" in line for line in river_looks),
+             "River Erosion: no render after mouse up served the stroke's last look again (the "
+             "second stroke stays still before it goes up: its last look is of the same layer)")
 screen = results.get(RIVER, {}).get("screen", {})
 checks.check(screen.get("changed"), "a River Erosion stroke did not change the canvas")
 checks.check(code == 0, "gimp exited %s" % code)
