@@ -2,6 +2,7 @@
 
 #include "heightmap.h"
 #include "huge-pages.h"
+#include "pixel-codec.h"
 #include "render-log.h"
 
 #include <string.h>
@@ -196,6 +197,8 @@ typedef struct
 {
   TerrainResultKey            key, settings;
   TerrainStrokeHold           hold;
+  guchar                     *pixels;  /* the layer's, until the thread made its heights */
+  TerrainPixelCodec           codec;   /* of the pixels */
   float                      *layer;   /* the layer's heights */
   int                         width, height, factor;
   GeglBuffer                 *buffer;
@@ -257,6 +260,7 @@ later_free (Later *later)
 {
   terrain_stroke_release (&later->hold);
   terrain_pages_free (later->layer);
+  g_free (later->pixels);
   g_object_unref (later->buffer);
   g_free (later->name);
   g_free (later);
@@ -331,8 +335,14 @@ render_later (gpointer data)
   float              *heights = terrain_pages_alloc (n * sizeof (float));
   TerrainStatus       status = TERRAIN_ERROR_NO_MEMORY;
   char                why[256] = "";
-  if (heights)
+  later->layer = heights ? terrain_pages_alloc (n * sizeof (float)) : NULL;
+  if (later->layer)
     {
+      if (later->pixels)
+        terrain_pixels_to_heights (&later->codec, later->pixels, later->layer, n);
+      else
+        memset (later->layer, 0, n * sizeof (float));
+      g_clear_pointer (&later->pixels, g_free);
       memcpy (heights, later->layer, n * sizeof (float));
       status = terrain_procedure_render (later->hold.info, later->hold.values, heights,
                                          later->width, later->height, &progress, why,
@@ -368,26 +378,20 @@ start_thread (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-gboolean
+void
 terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settings,
                      const TerrainProcedureInfo *info, const TerrainArgValue *values,
-                     const float *heights, int width, int height, int factor,
-                     TerrainStroke *stroke, GeglBuffer *layer, const char *name)
+                     guchar **pixels, const TerrainPixelCodec *codec, int width, int height,
+                     int factor, TerrainStroke *stroke, GeglBuffer *layer, const char *name)
 {
-  const gsize n = (gsize) width * height;
   g_mutex_lock (&lock);
   const gboolean already = find (key) != NULL;
   g_mutex_unlock (&lock);
   if (already)
-    return TRUE;
+    return;
   Later *later = g_new0 (Later, 1);
-  later->layer = terrain_pages_alloc (n * sizeof (float));
-  if (later->layer == NULL)
-    {
-      g_free (later);
-      return FALSE;
-    }
-  memcpy (later->layer, heights, n * sizeof (float));
+  later->pixels = g_steal_pointer (pixels);
+  later->codec = *codec;
   later->key = *key;
   later->settings = *settings;
   terrain_stroke_hold (&later->hold, stroke, info, values);
@@ -403,5 +407,4 @@ terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settin
   under_way = g_list_prepend (under_way, later);
   g_mutex_unlock (&lock);
   g_idle_add_full (G_PRIORITY_HIGH, start_thread, later, NULL);
-  return TRUE;
 }

@@ -23,6 +23,7 @@
 #ifndef TERRAIN_LATER_H
 #define TERRAIN_LATER_H
 
+#include "pixel-codec.h"
 #include "procedure-info.h"
 #include "result-cache.h"
 #include "stroke.h"
@@ -53,16 +54,19 @@ gboolean    terrain_later_allowed (const TerrainResultKey *key);
 /* Whether a full render of `key` is under way in a thread; waits until it is done. */
 gboolean    terrain_later_wait (const TerrainResultKey *key);
 
-/* Makes the full render of the filter `info` with `values` of the layer `heights` (width x
- * height, copied) in a thread: keeps its result under `key`, makes it the base of the
- * stroke's looks (terrain_stroke_keep, under `settings`, at `factor`), then has GIMP draw the
- * drawable of `layer` again; `name`, the operation's, is for the render log. A render under
- * way for the same layer and another key is cancelled: its value was replaced. The thread
- * starts once GIMP's main loop runs again. TRUE, starting nothing, when one for `key` is
- * under way; FALSE when there is no memory for the copy (nothing started). */
-gboolean    terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settings,
+/* Makes the full render of the filter `info` with `values` of the layer whose pixels (width x
+ * height, in the codec's format, already found to be heights) are at *pixels, in a thread:
+ * keeps its result under `key`, makes it the base of the stroke's looks
+ * (terrain_stroke_keep, under `settings`, at `factor`), then has GIMP draw the drawable of
+ * `layer` again; `name`, the operation's, is for the render log. The pixels are taken (*pixels
+ * set to NULL) and made heights in the thread: at 4096 x 4096 a copy of the heights took
+ * 16-90 ms of GIMP's main thread. A render under way for the same layer and another key is
+ * cancelled: its value was replaced. The thread starts once GIMP's main loop runs again.
+ * Nothing is started, nor taken, when one for `key` is under way. */
+void        terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settings,
                                  const TerrainProcedureInfo *info, const TerrainArgValue *values,
-                                 const float *heights, int width, int height, int factor,
-                                 TerrainStroke *stroke, GeglBuffer *layer, const char *name);
+                                 guchar **pixels, const TerrainPixelCodec *codec, int width,
+                                 int height, int factor, TerrainStroke *stroke, GeglBuffer *layer,
+                                 const char *name);
 
 #endif

@@ -524,10 +524,9 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   gboolean       made_base_look = FALSE, unfiltered = FALSE;
   if (! reused && ! again)
     status = layer_heights (operation, codec, pixels, n, &heights);
-  if (status == TERRAIN_OK && later && ! again &&
-      ! terrain_later_start (&key, &settings, info, self->values, heights, width, height,
-                             factor, self->stroke, later, gegl_operation_get_name (operation)))
-    g_clear_object (&later);
+  if (status == TERRAIN_OK && later && ! again)
+    terrain_later_start (&key, &settings, info, self->values, &pixels, codec, width, height,
+                         factor, self->stroke, later, gegl_operation_get_name (operation));
   const gboolean look =
     ! reused && (later || (factor > 1 && based && terrain_stroke_render (self->stroke)));
   /* A reduced look drawn from the base is the stroke's last one again when the layer, the
