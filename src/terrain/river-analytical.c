@@ -23,7 +23,8 @@
  * Hillslope diffusion does not fit the solution: the age is cut into stages (up to
  * MAX_STAGES), each one implicit diffusion step of the stage's share of the total, then the
  * solution over the stage's age from the diffused heights, as the simulation diffuses
- * before it incises. */
+ * before it incises. Eroding a layer, the later stages solve on the first stage's network
+ * (river_analytical says why). */
 #include "river-internal.h"
 
 #include <math.h>
@@ -92,6 +93,7 @@ typedef struct
   size_t        *path_start;
   double         age;           /* of the stage */
   int            passes[2];     /* at most, in the first stage and in each later one */
+  int            keep_network;  /* the later stages solve on the first stage's network */
   double         uplift_scale;  /* uplift per step to uplift per age */
   double         step_length[2]; /* axial, diagonal, in L */
   double         inverse_power[RIVER_POWER_TABLE]; /* (a cell_area)^-m for a cells */
@@ -259,13 +261,15 @@ allocate_paths (Solution *s)
   return terrain_alloc (s->path_start[g->chunks] * sizeof (PathCell));
 }
 
-/* One pass: the order and upstream cells of the current receivers, then the solution. */
+/* One pass: the order and upstream cells of the current receivers (unless `new_order` is 0:
+ * they are those the pass before solved on), then the solution. */
 static TerrainStatus
-solve (Solution *s, double from, double to)
+solve (Solution *s, int new_order, double from, double to)
 {
   RiverGrid *g = &s->r->g;
   size_t     path_start[RIVER_MAX_CHUNKS + 1];
-  river_order_depth_first (g, s->depth);
+  if (new_order)
+    river_order_depth_first (g, s->depth);
   s->path_start = path_start;
   s->path = allocate_paths (s);
   if (s->path == NULL)
@@ -330,11 +334,14 @@ run_stage (Solution *s, float *start, int first, double from, double to)
   RiverRun  *r = s->r;
   RiverGrid *g = &r->g;
   const int    passes = s->passes[! first];
+  const int    same_network = ! first && s->keep_network;
   const double per_pass = (to - from) / passes;
   for (int pass = 0; pass < passes; pass++)
     {
       const double at = from + pass * per_pass;
-      if (pass == 0 && first && r->estimate)
+      if (same_network)
+        memcpy (g->direction, s->used, g->cells);
+      else if (pass == 0 && first && r->estimate)
         estimate_receivers (r);
       else if (river_find_receivers (g, r->progress, at, at + 0.2 * per_pass) != TERRAIN_OK)
         return TERRAIN_CANCELLED;
@@ -345,7 +352,8 @@ run_stage (Solution *s, float *start, int first, double from, double to)
       else if (pass == 0)
         memcpy (start, g->h, g->cells * sizeof (float));
       s->start = start;
-      const TerrainStatus status = solve (s, at + 0.2 * per_pass, at + per_pass);
+      const TerrainStatus status =
+        solve (s, ! same_network, at + 0.2 * per_pass, at + per_pass);
       uint8_t *solved_on = g->direction;
       g->direction = s->used;
       s->used = solved_on;
@@ -382,6 +390,16 @@ river_analytical (RiverRun *r)
       s->passes[0] = r->uplift ? (r->estimate ? PASSES_FROM_ESTIMATE : PASSES_GROWING)
                      : stages > 1 ? PASSES_ERODING_STAGED : PASSES_ERODING;
       s->passes[1] = r->uplift ? s->passes[0] / 2 : PASSES_ERODING_STAGED;
+      /* Eroding a layer in stages, the later stages solve on the network the first one
+       * solved on: no new receivers and no new order, together a quarter of the run. The
+       * stages are there for the diffusion between them, not for a new network. On a
+       * 16-bit Infinite Field at the defaults this took the run from 106 to 85 ms at
+       * 1024 x 1024 and from 2.57 to 2.22 s at 4096 x 4096 (two threads), the root mean
+       * square difference from the simulation from 0.31 to 0.30 of its change (on the
+       * bench's Diamond-Square from 0.47 to 0.46); at 512 x 512, from 0.41 to 0.40 at age 3,
+       * 0.57 to 0.47 at age 10, 0.24 to 0.24 at age 30, and 0.31 to 0.34 at age 1. Growing
+       * ranges still find each stage's network: it changes until the steady state. */
+      s->keep_network = ! r->uplift;
       s->uplift_scale = 1.0 / TERRAIN_RIVER_AGE_PER_STEP;
       s->step_length[0] = 1.0 / side;
       s->step_length[1] = sqrt (2.0) / side;
