@@ -314,14 +314,10 @@ base_result (TerrainStroke *stroke, const TerrainResultKey *settings,
 TerrainStatus
 terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
                      const TerrainProcedureInfo *info, const TerrainArgValue *values,
-                     float *heights, int width, int height, int factor,
+                     float *look, float *heights, int width, int height, int factor,
                      gboolean *made_base_look, const TerrainProgress *progress, char *why,
                      size_t why_size)
 {
-  float *look = g_try_malloc (reduced_cells (width, height, factor) * sizeof (float));
-  if (look == NULL)
-    return TERRAIN_ERROR_NO_MEMORY;
-  terrain_reduce_mean (heights, width, height, factor, look);
   const TerrainStatus status = terrain_filter_look (info, values, look, width, height, factor,
                                                        progress, why, why_size);
   if (status == TERRAIN_OK)
@@ -335,7 +331,6 @@ terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
       g_mutex_unlock (&stroke->lock);
       terrain_result_unref (base);
     }
-  g_free (look);
   return status;
 }
 

@@ -90,15 +90,16 @@ guint         terrain_stroke_base_id (TerrainStroke *stroke);
 gboolean      terrain_stroke_has_base (TerrainStroke *stroke, const TerrainResultKey *settings,
                                        int width, int height, int factor);
 
-/* Replaces heights (the layer, width x height) with the filter's reduced look at `factor`
- * (terrain_look_factor, above 1): the base's result plus the change of the look when the base
- * is of these settings and its result is still kept (terrain_stroke_has_base), else the look
- * alone. *made_base_look says whether the base's look had to be made too (it had not been
- * made ahead). The failures of the filter, and TERRAIN_ERROR_NO_MEMORY. */
+/* The filter's reduced look at `factor` (terrain_look_factor, above 1) in heights (width x
+ * height, written whole), from `look`, the layer reduced at that factor (terrain_reduce_mean;
+ * filtered in place): the base's result plus the change of the look when the base is of these
+ * settings and its result is still kept (terrain_stroke_has_base), else the look alone.
+ * *made_base_look says whether the base's look had to be made too (it had not been made
+ * ahead). The failures of the filter, and TERRAIN_ERROR_NO_MEMORY. */
 TerrainStatus terrain_stroke_look (TerrainStroke *stroke, const TerrainResultKey *settings,
                                    const TerrainProcedureInfo *info,
-                                   const TerrainArgValue *values, float *heights, int width,
-                                   int height, int factor, gboolean *made_base_look,
+                                   const TerrainArgValue *values, float *look, float *heights,
+                                   int width, int height, int factor, gboolean *made_base_look,
                                    const TerrainProgress *progress, char *why,
                                    size_t why_size);
 
