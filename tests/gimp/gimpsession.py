@@ -103,14 +103,24 @@ def catalog_dir(plugin_binary):
     return None
 
 
+def link(target, path):
+    """Makes path a symbolic link to target, replacing a link to anything else: a workdir used
+    again (the benchmarks' WORKDIR) must not keep an earlier session's plug-in."""
+    target = os.path.abspath(target)
+    if os.path.lexists(path):
+        if os.path.islink(path) and os.readlink(path) == target:
+            return
+        os.remove(path)
+    os.symlink(target, path)
+
+
 def link_catalogs(catalogs, locale):
     """Links every <lang>/LC_MESSAGES/gimp-terrain.mo of catalogs into the folder locale."""
     for mo in glob.glob(os.path.join(catalogs, "*", "LC_MESSAGES", DOMAIN + ".mo")):
         lang = os.path.basename(os.path.dirname(os.path.dirname(mo)))
         target = os.path.join(locale, lang, "LC_MESSAGES", DOMAIN + ".mo")
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        if not os.path.lexists(target):
-            os.symlink(os.path.abspath(mo), target)
+        link(mo, target)
 
 
 def installed_locales():
@@ -153,7 +163,8 @@ class GimpSession:
 
     def __init__(self, plugin_binary, workdir=None, extra_plugins=(), locale=None, plugin_dirs=(),
                  modules=(), user_home=None, user_env=None):
-        self.workdir = workdir or tempfile.mkdtemp(prefix="terrain-gimp-")
+        # Absolute: GIMP takes a relative GIMP3_DIRECTORY as relative to HOME.
+        self.workdir = os.path.abspath(workdir) if workdir else tempfile.mkdtemp(prefix="terrain-gimp-")
         self.config = os.path.join(self.workdir, "config")
         self.home = os.path.join(self.workdir, "home")
         self.locale = locale
@@ -162,17 +173,13 @@ class GimpSession:
             os.makedirs(d, exist_ok=True)
         if plugin_binary:
             os.makedirs(os.path.join(plugins, "terrain"), exist_ok=True)
-            link = os.path.join(plugins, "terrain", "terrain")
-            if not os.path.lexists(link):
-                os.symlink(os.path.abspath(plugin_binary), link)
+            link(plugin_binary, os.path.join(plugins, "terrain", "terrain"))
             catalogs = catalog_dir(plugin_binary)
             if catalogs:
                 link_catalogs(catalogs, os.path.join(plugins, "terrain", "locale"))
         system = system_plugin_dir()
         for name in SYSTEM_PLUGINS + tuple(extra_plugins):
-            target = os.path.join(plugins, name)
-            if not os.path.lexists(target):
-                os.symlink(os.path.join(system, name), target)
+            link(os.path.join(system, name), os.path.join(plugins, name))
         self.modules = os.path.join(self.home, ".local", "share", "gegl-0.4", "plug-ins")
         if os.path.isdir(self.modules):
             shutil.rmtree(self.modules)

@@ -45,7 +45,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gimp"))
-from gimpsession import PYTHON_FU_HELPERS, GimpSession, error_excerpt, gegl_module  # noqa: E402
+from gimpsession import PYTHON_FU_HELPERS, GimpSession, error_excerpt, gegl_module, link  # noqa: E402
 
 GENERATORS = ["diamond-square", "field", "fault", "circles", "particles", "landscape"]
 TITLES = {"diamond-square": "Diamond-Square", "field": "Infinite Field"}
@@ -208,9 +208,7 @@ def run_session(session, methods, sizes, rounds, big, out):
 def link_plugin(session, name, binary):
     folder = os.path.join(session.workdir, "plug-ins", name)
     os.makedirs(folder, exist_ok=True)
-    link = os.path.join(folder, name)
-    if not os.path.lexists(link):
-        os.symlink(os.path.abspath(binary), link)
+    link(binary, os.path.join(folder, name))
 
 
 def main():
