@@ -240,9 +240,11 @@ out["operation"] = effect.get_operation_name()
 out["settings"] = [config.get_property("seed"), round(config.get_property("roughness"), 6),
                    config.get_property("edges")]
 
-# The same settings, destructively, on a copy: what merging the effect must give.
+# The same settings, destructively, on a copy: what merging the effect must give. The copy is
+# made for the image at hand, and `original` stays valid: its image is deleted at the end (a
+# layer outside its image went with the image's deletion, sometimes before the XCF's check).
 def merged(**settings):
-    other = original.copy()
+    other = Gimp.Layer.new_from_drawable(original, image)
     image.insert_layer(other, None, 0)
     run_procedure("plug-in-terrain-diamond-square", image, other, **settings)
     data = layer_bytes(other)
@@ -256,7 +258,7 @@ xcf = os.path.join(WORKDIR, "effect.xcf")
 Gimp.file_save(Gimp.RunMode.NONINTERACTIVE, image, Gio.File.new_for_path(xcf), None)
 layer.merge_filters()
 out["merged_after_change"] = layer_bytes(layer) == merged(seed=9, roughness=0.7, edges="wrap")
-image.delete()
+first = image
 
 loaded = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path(xcf))
 layer = loaded.get_layers()[0]
@@ -276,6 +278,7 @@ channel = Gimp.Channel.new(image, "c", W, H, 100, Gegl.Color.new("black"))
 image.insert_channel(channel, None, 0)
 out["channel_refused"] = not run_procedure("plug-in-terrain-diamond-square", image, channel,
                                            **{"non-destructive": True})
+first.delete()
 with open(OUT, "w") as f:
     json.dump(out, f)
 """
