@@ -260,7 +260,7 @@ later_free (Later *later)
 {
   terrain_stroke_release (&later->hold);
   terrain_pages_free (later->layer);
-  g_free (later->pixels);
+  terrain_pages_free (later->pixels);
   g_object_unref (later->buffer);
   g_free (later->name);
   g_free (later);
@@ -342,7 +342,7 @@ render_later (gpointer data)
         terrain_pixels_to_heights (&later->codec, later->pixels, later->layer, n);
       else
         memset (later->layer, 0, n * sizeof (float));
-      g_clear_pointer (&later->pixels, g_free);
+      g_clear_pointer (&later->pixels, terrain_pages_free);
       memcpy (heights, later->layer, n * sizeof (float));
       status = terrain_procedure_render (later->hold.info, later->hold.values, heights,
                                          later->width, later->height, &progress, why,

@@ -58,8 +58,9 @@ gboolean    terrain_later_wait (const TerrainResultKey *key);
  * height, in the codec's format, already found to be heights) are at *pixels, in a thread:
  * keeps its result under `key`, makes it the base of the stroke's looks
  * (terrain_stroke_keep, under `settings`, at `factor`), then has GIMP draw the drawable of
- * `layer` again; `name`, the operation's, is for the render log. The pixels are taken (*pixels
- * set to NULL) and made heights in the thread: at 4096 x 4096 a copy of the heights took
+ * `layer` again; `name`, the operation's, is for the render log. The pixels (a block of
+ * terrain_pages_alloc) are taken (*pixels set to NULL) and made heights in the thread: at
+ * 4096 x 4096 a copy of the heights took
  * 16-90 ms of GIMP's main thread. A render under way for the same layer and another key is
  * cancelled: its value was replaced. The thread starts once GIMP's main loop runs again.
  * Nothing is started, nor taken, when one for `key` is under way. */

@@ -9,6 +9,7 @@
 #include "reduced.h"
 #include "render-log.h"
 #include "result-cache.h"
+#include "result-write.h"
 #include "stroke.h"
 #include "terrain-build-id.h"
 
@@ -250,13 +251,15 @@ layer_source (GeglOperation *operation, GeglRectangle *layer)
 }
 
 /* The layer's pixels in the codec's format, read from the input when it holds the whole
- * layer, else from the node before GIMP's crop; NULL when there is no room. */
+ * layer, else from the node before GIMP's crop, in a block of terrain_pages_alloc (huge
+ * pages: at 4096 x 4096, faulting in a fresh 32 MiB block of small pages took a third of a
+ * merge served from the result cache); NULL when there is no room. */
 static guchar *
 read_pixels (GeglBuffer *input, GeglNode *source, const GeglRectangle *layer,
              const TerrainPixelCodec *codec)
 {
   const gsize n = (gsize) layer->width * layer->height;
-  guchar     *pixels = g_try_malloc (n * babl_format_get_bytes_per_pixel (codec->format));
+  guchar     *pixels = terrain_pages_alloc (n * babl_format_get_bytes_per_pixel (codec->format));
   if (pixels == NULL)
     return NULL;
   if (source)
@@ -647,7 +650,7 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                 reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed",
                 unread ? ", again, the layer not read" : "");
   g_clear_object (&later);
-  g_free (pixels);
+  terrain_pages_free (pixels);
   return status;
 }
 
@@ -682,35 +685,6 @@ render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
                                         roi->width, roi->height, &progress, why, why_size);
 }
 
-/* Writes the heights (of `area`) into the output's rectangle roi, tile by tile in the
- * output's own memory; with `keep`, a pixel whose height the procedure did not change keeps
- * the input's bytes, and alpha is the input's (pixel-codec.h). */
-static void
-write_heights (GeglBuffer *output, GeglBuffer *input, const GeglRectangle *roi,
-               const float *heights, const GeglRectangle *area, const TerrainPixelCodec *codec,
-               gboolean keep)
-{
-  const int           pixel_bytes = babl_format_get_bytes_per_pixel (codec->format);
-  GeglBufferIterator *it = gegl_buffer_iterator_new (output, roi, 0, codec->format,
-                                                     GEGL_ACCESS_WRITE, GEGL_ABYSS_NONE, 2);
-  if (keep)
-    gegl_buffer_iterator_add (it, input, roi, 0, codec->format, GEGL_ACCESS_READ,
-                              GEGL_ABYSS_NONE);
-  while (gegl_buffer_iterator_next (it))
-    {
-      const GeglRectangle *tile = &it->items[0].roi;
-      for (int row = 0; row < tile->height; row++)
-        {
-          const gsize offset = (gsize) row * tile->width * pixel_bytes;
-          terrain_heights_to_pixels (codec,
-                                     heights + (gsize) (tile->y - area->y + row) * area->width +
-                                       (tile->x - area->x),
-                                     keep ? (const guchar *) it->items[1].data + offset : NULL,
-                                     (guchar *) it->items[0].data + offset, tile->width);
-        }
-    }
-}
-
 /* The procedure's result where it succeeds; where it cannot (a bad setting, no memory, a
  * layer that is no heightmap), the input unchanged: an operation has no error to return,
  * and the plug-in checks all of these before it applies one. */
@@ -728,15 +702,19 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   log_render (operation, "asked for %dx%d at %d,%d, level %d, in %s, from %s of priority %d",
               roi->width, roi->height, roi->x, roi->y, level, terrain_probe_thread_name (),
               source == NULL ? "no source" : source->source_funcs == &g_idle_funcs ? "an idle"
-              : source->source_funcs == &g_timeout_funcs ? "a timeout" : "a source",
+              : source->source_funcs == &g_timeout_funcs ? "a timeout"
+              : g_source_get_name (source) ? g_source_get_name (source) : "a source",
               source ? g_source_get_priority (source) : 0);
   terrain_pixel_codec (OPERATION (operation)->format, &codec);
 
   TerrainStatus status = render (operation, input, roi, &codec, &result, &area, why,
                                  sizeof why);
   if (status == TERRAIN_OK)
-    write_heights (output, input, roi, terrain_result_heights (result), &area, &codec,
-                   terrain_reads_layer (info, OPERATION (operation)->values) || codec.has_alpha);
+    {
+      const gboolean reads_layer = terrain_reads_layer (info, OPERATION (operation)->values);
+      terrain_write_result (output, input, roi, result, &area, &codec,
+                            reads_layer || codec.has_alpha, reads_layer);
+    }
   else
     {
       g_warning ("%s: %s", gegl_operation_get_name (operation),

@@ -91,6 +91,12 @@ struct TerrainResult
   float           *heights;
   gsize            bytes;
   gint             refs; /* the list's, while kept, and each caller's */
+  gboolean         kept; /* in the list (under the lock) */
+  /* Its pixels in one format, once written whole (terrain_result_keep_pixels): set once,
+   * under the lock, and never changed while the result lives. */
+  gconstpointer    pixels_format;
+  guchar          *pixels;
+  gsize            pixels_bytes;
 };
 
 static GMutex  lock;
@@ -115,7 +121,29 @@ release (TerrainResult *result)
   if (g_atomic_int_dec_and_test (&result->refs))
     {
       terrain_pages_free (result->heights);
+      terrain_pages_free (result->pixels);
       g_free (result);
+    }
+}
+
+/* Drops the least recently used results until `bytes` more fit in the budget, never
+ * `spared` (whose pixels are to be added). Under the lock. */
+static void
+make_room (gsize bytes, const TerrainResult *spared)
+{
+  while (kept && kept_bytes + bytes > budget ())
+    {
+      GList         *last = g_list_last (kept);
+      TerrainResult *old = last->data;
+      if (old == spared)
+        last = last->prev;
+      if (last == NULL)
+        break;
+      old = last->data;
+      kept = g_list_delete_link (kept, last);
+      kept_bytes -= old->bytes + old->pixels_bytes;
+      old->kept = FALSE;
+      release (old);
     }
 }
 
@@ -162,19 +190,51 @@ terrain_result_keep (const TerrainResultKey *key, TerrainResult *result)
   if (! terrain_result_keepable (result->bytes / sizeof (float)))
     return;
   g_mutex_lock (&lock);
-  while (kept && kept_bytes + result->bytes > budget ())
-    {
-      GList         *last = g_list_last (kept);
-      TerrainResult *old = last->data;
-      kept = g_list_delete_link (kept, last);
-      kept_bytes -= old->bytes;
-      release (old);
-    }
+  make_room (result->bytes, NULL);
   result->key = *key;
+  result->kept = TRUE;
   g_atomic_int_inc (&result->refs);
   kept = g_list_prepend (kept, result);
   kept_bytes += result->bytes;
   g_mutex_unlock (&lock);
+}
+
+gboolean
+terrain_result_wants_pixels (TerrainResult *result)
+{
+  g_mutex_lock (&lock);
+  const gboolean wants = result->kept && result->pixels == NULL &&
+                         result->bytes + result->pixels_bytes <= budget ();
+  g_mutex_unlock (&lock);
+  return wants;
+}
+
+void
+terrain_result_keep_pixels (TerrainResult *result, gconstpointer format, guchar *pixels,
+                            gsize bytes)
+{
+  g_mutex_lock (&lock);
+  const gboolean keeps = result->kept && result->pixels == NULL &&
+                         result->bytes + bytes <= budget ();
+  if (keeps)
+    {
+      make_room (bytes, result);
+      result->pixels_format = format;
+      result->pixels = g_steal_pointer (&pixels);
+      result->pixels_bytes = bytes;
+      kept_bytes += bytes;
+    }
+  g_mutex_unlock (&lock);
+  terrain_pages_free (pixels);
+}
+
+const guchar *
+terrain_result_pixels (TerrainResult *result, gconstpointer format)
+{
+  g_mutex_lock (&lock);
+  const guchar *pixels = result->pixels_format == format ? result->pixels : NULL;
+  g_mutex_unlock (&lock);
+  return pixels;
 }
 
 TerrainResult *

@@ -9,6 +9,9 @@ One script runs twice in GIMP with the module: with the cache, and with it off
   D  one pixel changed                          computed
   E  one setting changed                        computed
   F  a selection                                reused (GIMP masks), outside it untouched
+  H  a layer with alpha                         computed
+  I  a second one with the same pixels          reused, same bytes as H
+  J, K  Diamond-Square on layers that differ in alpha alone: each keeps its own alpha
   G  the image at another precision             computed
 The module logs each render ("computed" or "reused") to the file TERRAIN_RENDER_LOG names,
 where the script marks its steps. Every
@@ -89,6 +92,29 @@ out["F-outside-untouched"] = all(data[i * bpp:(i + 1) * bpp] == before[i * bpp:(
                                  for i in outside)
 Gimp.Selection.none(image)
 
+# With alpha (a merge served again copies the pixels it kept, result-cache.h): a filter's
+# layer, alpha too, is in its key; a generator's is not, so each layer keeps its own alpha.
+def with_alpha(layer, alpha_byte):
+    layer.add_alpha()
+    buffer = layer.get_buffer()
+    pixels = bytearray(buffer.get(Gegl.Rectangle.new(0, 0, W, H), 1.0, "Y'A u16",
+                                  Gegl.AbyssPolicy.CLAMP))
+    pixels[3::4] = bytes([alpha_byte]) * (W * H)
+    buffer.set(Gegl.Rectangle.new(0, 0, W, H), "Y'A u16", bytes(pixels))
+    buffer.flush()
+    return layer
+def alpha_of(layer):
+    return layer.get_buffer().get(Gegl.Rectangle.new(0, 0, W, H), 1.0, "Y'A u16",
+                                  Gegl.AbyssPolicy.CLAMP)[3::4]
+erode("H", with_alpha(copy_of(original), 0x80))
+erode("I", with_alpha(copy_of(original), 0x80))
+for name, alpha_byte in (("J", 0x40), ("K", 0xc0)):
+    layer = with_alpha(copy_of(original), alpha_byte)
+    wanted = alpha_of(layer)
+    ok = run_procedure("plug-in-terrain-diamond-square", image, layer, seed=5)
+    out[name] = [ok, hashlib.sha256(layer_bytes(layer)).hexdigest()]
+    out[name + "-own-alpha"] = alpha_of(layer) == wanted
+
 image.convert_precision(Gimp.Precision.U8_NON_LINEAR)
 erode("G", copy_of(original))
 with open(OUT, "w") as f:
@@ -97,7 +123,7 @@ with open(OUT, "w") as f:
 
 # What the module must log at each step with the cache on.
 EXPECTED = {"A": "computed", "B": "reused", "C": "reused", "D": "computed", "E": "computed",
-            "F": "reused", "G": "computed"}
+            "F": "reused", "G": "computed", "H": "computed", "I": "reused"}
 
 
 def renders_by_step(log):
@@ -151,6 +177,13 @@ checks.check(cached.get("B") == cached.get("A") and cached.get("C", [0, 1])[1] =
              "the same pixels and settings gave other bytes")
 for name in ("D", "E", "G"):
     checks.check(cached.get(name) != cached.get("A"), "step %s gave step A's bytes" % name)
+checks.check(cached.get("I") == cached.get("H"), "the same pixels with alpha gave other bytes")
+for name in ("J", "K"):
+    checks.check(cached.get(name, [False])[0] and cached.get(name) == plain.get(name),
+                 "generator on a layer with alpha, step %s: failed, or other bytes with the cache"
+                 % name)
+    checks.check(cached.get(name + "-own-alpha") is True,
+                 "generator step %s: the layer's alpha was not kept" % name)
 checks.check(cached.get("F-outside-untouched") is True, "outside the selection the layer changed")
 checks.check(cached.get("F") != cached.get("A"), "the selection was not honoured")
 checks.done()

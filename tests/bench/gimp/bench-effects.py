@@ -10,15 +10,17 @@ hydraulic-erosion, river-erosion, at their defaults) and GIMP's Plasma, round af
   - "again":  the same effect on a copy of that layer (same pixels, same settings), merged:
     what GIMP asks again after OK, undo and redo, or on a second layer with these pixels;
     target <= 10 % of "first";
-and each "first" against Plasma on the same layer (the issue's ratio). GIMP's own Invert
-(gegl:invert-gamma, a point filter) is the floor of a merge: reading, converting and writing
-the layer, which "again" cannot go below. At 1024² also, through
+and each "first" against Plasma on the same layer (the issue's ratio). References: GIMP's
+own Invert (gegl:invert-gamma, a point filter: a merge that reads, converts and writes the
+layer) and, with --floor-op, the floor of any merge (terrain-bench:floor, floor-op.c: writes
+the layer in its own format, reads nothing), which "again" cannot go below: "again" at most
+10 % of "first" needs a "first" of at least ten floors. At 1024² also, through
 the procedures (so with the plug-in's start, about 55 ms), the slow River Erosion settings an
 artist paints under: growing ranges from the layer (uplift "layer", age 200, diffusion 3) and
 the river-valleys landscape preset, against the same Plasma.
 
 usage: bench-effects.py PLUGIN GEGL_MODULE WORKDIR [--sizes 1024,4096] [--rounds N]
-                        [--only NAME,...]
+                        [--only NAME,...] [--floor-op terrain-bench-floor-op.so]
 """
 import argparse
 import json
@@ -31,7 +33,8 @@ from gimpsession import PYTHON_FU_HELPERS, GimpSession, error_excerpt  # noqa: E
 
 FILTERS = ["smooth", "thermal-erosion", "hydraulic-erosion", "river-erosion"]
 PLASMA = "gegl:plasma"
-MERGE_FLOOR = "gegl:invert-gamma"
+POINT_FILTER = "gegl:invert-gamma"
+MERGE_FLOOR = "terrain-bench:floor"
 # (label, procedure, arguments): timed at 1024² only. A seed of None is the round's: a
 # generator's result depends on its settings only, and the module would serve it again.
 PROCEDURES = [
@@ -125,15 +128,17 @@ def main():
     parser.add_argument("--sizes", default="1024,4096")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", default=",".join(FILTERS))
+    parser.add_argument("--floor-op", help="terrain-bench-floor-op.so: time the floor of a merge")
     a = parser.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
-    ops = ["terrain:" + name for name in a.only.split(",")] + [PLASMA, MERGE_FLOOR]
+    ops = (["terrain:" + name for name in a.only.split(",")] + [PLASMA, POINT_FILTER] +
+           ([MERGE_FLOOR] if a.floor_op else []))
     os.makedirs(a.workdir, exist_ok=True)
     out = os.path.join(a.workdir, "effects.json")
     if os.path.exists(out):
         os.remove(out)
     session = GimpSession(a.plugin, os.path.join(a.workdir, "gimp"), extra_plugins=("python-eval",),
-                          modules=(a.module,))
+                          modules=(a.module,) + ((a.floor_op,) if a.floor_op else ()))
     result = session.run_python(SCRIPT % dict(ops=ops, sizes=sizes, rounds=a.rounds, out=out,
                                               procedures=PROCEDURES,
                                               procedure_size=PROCEDURE_SIZE),
@@ -142,19 +147,22 @@ def main():
         sys.exit("bench-effects: the session gave no results (exit %d):\n%s"
                  % (result.returncode, error_excerpt(result.stderr)))
     results = json.load(open(out))
-    print("| effect, GRAY u16, GIMP's process | size | first (s) | x Plasma | again (s) | again / first |")
-    print("|---|---|---|---|---|---|")
+    print("| effect, GRAY u16, GIMP's process | size | first (s) | x Plasma | again (ms) | "
+          "again / first | first / floor of a merge |")
+    print("|---|---|---|---|---|---|---|")
     for size in sizes:
         times = results["times"][str(size)]
         plasma = statistics.median(times[PLASMA]["first"])
+        floor = statistics.median(times[MERGE_FLOOR]["first"]) if a.floor_op else None
         for op in ops:
             first = statistics.median(times[op]["first"])
             again = statistics.median(times[op]["again"])
-            print("| %s | %d² | %.3f | %.1f | %.3f | %.0f %% |"
-                  % (op, size, first, first / plasma, again, 100 * again / first))
+            print("| %s | %d² | %.3f | %.1f | %.1f | %.0f %% | %s |"
+                  % (op, size, first, first / plasma, 1000 * again, 100 * again / first,
+                     "%.0f" % (first / floor) if floor else "-"))
         for label in (label for label, _, _ in PROCEDURES if label in times):
             first = statistics.median(times[label]["first"])
-            print("| %s | %d² | %.3f | %.1f | | |" % (label, size, first, first / plasma))
+            print("| %s | %d² | %.3f | %.1f | | | |" % (label, size, first, first / plasma))
     print("Medians of %d rounds (after a warm-up round), one session." % a.rounds)
     if results["failed"]:
         sys.exit("bench-effects: failed: %s" % sorted(set(results["failed"])))

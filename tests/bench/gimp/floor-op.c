@@ -76,7 +76,9 @@ terrain_bench_floor_op_class_init (TerrainBenchFloorOpClass *klass)
   gegl_operation_class_set_keys (operation_class,
                                  "name", "terrain-bench:floor",
                                  "title", "Terrain benchmark floor",
-                                 "categories", "hidden",
+                                 /* Not "hidden" (nor "programming"): GIMP 3.2 refuses those to
+                                  * gimp-drawable-filter-new. */
+                                 "categories", "terrain-bench",
                                  "description", "Benchmark only: writes height 0.5.",
                                  NULL);
 }
