@@ -2,6 +2,7 @@
 
 #include "reduced.h"
 #include "heightmap.h"
+#include "render-source.h"
 
 #include <string.h>
 
@@ -99,27 +100,19 @@ terrain_stroke_release (TerrainStrokeHold *hold)
 
 /* GIMP's paint tool, waiting at mouse up for its paint thread to finish, calls its timer's
  * function itself every 10 ms (app/tools/gimppainttool-paint.c: gimp_paint_tool_paint_end),
- * from the button release's event, not from the timer: such a render within this long of
- * the timer's last one is still the stroke's (when the paint thread lagged, River Erosion's
- * full result was computed there, in GIMP's main thread). */
-#define STROKE_END_US (G_USEC_PER_SEC / 2)
-
+ * from the button release's event, not from the timer: such a render soon after the timer's
+ * last one is still the stroke's (when the paint thread lagged, River Erosion's full result
+ * was computed there, in GIMP's main thread). Only from GDK's events: a merge, an export or
+ * a script, from a plug-in's call, is never given a look (render-source.h). */
 gboolean
 terrain_stroke_render (TerrainStroke *stroke)
 {
-  GSource     *source = g_main_current_source ();
-  const gint64 now = g_get_monotonic_time ();
-  if (source == NULL || g_source_get_context (source) != g_main_context_default ())
+  const TerrainRenderSource source = terrain_render_source ();
+  if (source == TERRAIN_SOURCE_NONE)
     return FALSE;
-  const gboolean timer = source->source_funcs == &g_timeout_funcs &&
-                         g_source_get_priority (source) == G_PRIORITY_HIGH_IDLE;
   g_mutex_lock (&stroke->lock);
-  if (timer)
-    stroke->painted = now;
-  else if (source->source_funcs == &g_idle_funcs)
-    stroke->painted = 0;
   const gboolean stroke_render =
-    timer || (stroke->painted != 0 && now - stroke->painted < STROKE_END_US);
+    terrain_stroke_clock (&stroke->painted, source, g_get_monotonic_time ());
   g_mutex_unlock (&stroke->lock);
   return stroke_render;
 }

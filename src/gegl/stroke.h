@@ -42,8 +42,8 @@ gboolean      terrain_stroke_forgetting (void);
 typedef struct TerrainStroke TerrainStroke;
 
 /* Whether the render under way is one of a stroke's: in GIMP's main loop, from a timeout of
- * priority G_PRIORITY_HIGH_IDLE, or from GIMP's paint tool at mouse up (stroke.c:
- * STROKE_END_US) and before any idle's render. */
+ * priority G_PRIORITY_HIGH_IDLE, or from GIMP's paint tool at mouse up, in GDK's event
+ * source, soon after and before any idle's render (render-source.h). */
 gboolean      terrain_stroke_render (TerrainStroke *stroke);
 
 TerrainStroke *terrain_stroke_new (void);

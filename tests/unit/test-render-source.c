@@ -1,0 +1,110 @@
+/* Which renders are a stroke's (src/gegl/render-source.h): the sources of GLib's default main
+ * context told apart as GIMP's are, and the clock that takes GIMP's paint tool's mouse up as
+ * the stroke's only from GDK's events, soon after the paint timer and before any idle. */
+#include "check.h"
+#include "render-source.h"
+
+static TerrainRenderSource seen;
+
+static gboolean
+note_source (gpointer data)
+{
+  (void) data;
+  seen = terrain_render_source ();
+  return G_SOURCE_REMOVE;
+}
+
+static GSourceFuncs plain_funcs; /* a source GLib dispatches at once: like a plug-in's wire */
+
+static gboolean
+plain_prepare (GSource *source, gint *timeout)
+{
+  (void) source;
+  *timeout = 0;
+  return TRUE;
+}
+
+static gboolean
+plain_dispatch (GSource *source, GSourceFunc callback, gpointer data)
+{
+  (void) source;
+  return callback (data);
+}
+
+/* The source `source` runs note_source once; what it saw. */
+static TerrainRenderSource
+seen_from (GSource *source)
+{
+  seen = (TerrainRenderSource) -1;
+  g_source_set_callback (source, note_source, NULL, NULL);
+  g_source_attach (source, NULL);
+  for (int i = 0; i < 1000 && seen == (TerrainRenderSource) -1; i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_unref (source);
+  return seen;
+}
+
+static GSource *
+named (const char *name)
+{
+  GSource *source = g_source_new (&plain_funcs, sizeof (GSource));
+  if (name)
+    g_source_set_name (source, name);
+  return source;
+}
+
+static void
+test_sources (void)
+{
+  GSource *timer = g_timeout_source_new (1);
+  g_source_set_priority (timer, G_PRIORITY_HIGH_IDLE);
+  CHECK (seen_from (timer) == TERRAIN_SOURCE_PAINT_TIMER, "paint timer: %d", seen);
+  CHECK (seen_from (g_timeout_source_new (1)) == TERRAIN_SOURCE_OTHER,
+         "a timeout of default priority: %d", seen);
+  CHECK (seen_from (g_idle_source_new ()) == TERRAIN_SOURCE_IDLE, "idle: %d", seen);
+  GSource *projection = g_idle_source_new ();
+  g_source_set_priority (projection, G_PRIORITY_HIGH_IDLE + 22);
+  CHECK (seen_from (projection) == TERRAIN_SOURCE_IDLE, "canvas idle: %d", seen);
+  CHECK (seen_from (named ("GDK X11 Event source (:99)")) == TERRAIN_SOURCE_EVENTS,
+         "X11 events: %d", seen);
+  CHECK (seen_from (named ("GDK Wayland Event source (wayland-0)")) == TERRAIN_SOURCE_EVENTS,
+         "Wayland events: %d", seen);
+  CHECK (seen_from (named (NULL)) == TERRAIN_SOURCE_OTHER, "unnamed: %d", seen);
+  CHECK (seen_from (named ("GIMP plug-in wire")) == TERRAIN_SOURCE_OTHER, "named: %d", seen);
+  CHECK (terrain_render_source () == TERRAIN_SOURCE_NONE, "outside the main loop");
+}
+
+static void
+test_clock (void)
+{
+  const gint64 ms = 1000, t0 = 1000 * ms;
+  gint64       painted = 0;
+  CHECK (! terrain_stroke_clock (&painted, TERRAIN_SOURCE_EVENTS, t0), "no stroke yet");
+  CHECK (terrain_stroke_clock (&painted, TERRAIN_SOURCE_PAINT_TIMER, t0), "the paint timer");
+  CHECK (painted == t0, "the timer's render noted");
+  CHECK (terrain_stroke_clock (&painted, TERRAIN_SOURCE_EVENTS, t0 + 100 * ms),
+         "mouse up 0.1 s after the timer's render");
+  CHECK (! terrain_stroke_clock (&painted, TERRAIN_SOURCE_OTHER, t0 + 100 * ms),
+         "a plug-in's merge 0.1 s after it");
+  CHECK (! terrain_stroke_clock (&painted, TERRAIN_SOURCE_NONE, t0 + 100 * ms), "no source");
+  CHECK (! terrain_stroke_clock (&painted, TERRAIN_SOURCE_EVENTS,
+                                 t0 + TERRAIN_STROKE_END_US),
+         "GDK's events once the stroke has ended");
+  CHECK (painted == t0, "only the timer and idles move the clock");
+  CHECK (terrain_stroke_clock (&painted, TERRAIN_SOURCE_PAINT_TIMER, t0 + 600 * ms), "timer");
+  CHECK (! terrain_stroke_clock (&painted, TERRAIN_SOURCE_IDLE, t0 + 610 * ms),
+         "the canvas's idle is no stroke's");
+  CHECK (painted == 0, "an idle ends the stroke");
+  CHECK (! terrain_stroke_clock (&painted, TERRAIN_SOURCE_EVENTS, t0 + 620 * ms),
+         "GDK's events after an idle");
+}
+
+int
+main (void)
+{
+  plain_funcs.prepare = plain_prepare;
+  plain_funcs.dispatch = plain_dispatch;
+  test_sources ();
+  test_clock ();
+  return CHECK_DONE ("render-source");
+}
