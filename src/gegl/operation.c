@@ -250,27 +250,6 @@ layer_source (GeglOperation *operation, GeglRectangle *layer)
   return NULL;
 }
 
-/* The layer's pixels in the codec's format, read from the input when it holds the whole
- * layer, else from the node before GIMP's crop, in a block of terrain_pages_alloc (huge
- * pages: at 4096 x 4096, faulting in a fresh 32 MiB block of small pages took a third of a
- * merge served from the result cache); NULL when there is no room. */
-static guchar *
-read_pixels (GeglBuffer *input, GeglNode *source, const GeglRectangle *layer,
-             const TerrainPixelCodec *codec)
-{
-  const gsize n = (gsize) layer->width * layer->height;
-  guchar     *pixels = terrain_pages_alloc (n * babl_format_get_bytes_per_pixel (codec->format));
-  if (pixels == NULL)
-    return NULL;
-  if (source)
-    gegl_node_blit (source, 1.0, layer, codec->format, pixels, GEGL_AUTO_ROWSTRIDE,
-                    GEGL_BLIT_DEFAULT);
-  else
-    gegl_buffer_get (input, layer, 1.0, codec->format, pixels, GEGL_AUTO_ROWSTRIDE,
-                     GEGL_ABYSS_NONE);
-  return pixels;
-}
-
 /* The pixels' heights; FALSE when one is not a finite number: that is no heightmap. */
 static gboolean
 pixels_to_heights (GeglOperation *operation, const TerrainPixelCodec *codec,
@@ -295,30 +274,80 @@ report (void *user, double fraction)
 }
 
 /* What a whole-layer render is a function of: the operation, its settings, the format and
- * size of the layer, and the layer's pixels when it reads them (result-cache.h). */
-static TerrainResultKey
-result_key (GeglOperation *operation, const TerrainPixelCodec *codec, const GeglRectangle *layer,
-            const guchar *pixels)
+ * size of the layer (result-cache.h); read_layer adds the layer's pixels. */
+static void
+hash_settings (TerrainResultHasher *hasher, GeglOperation *operation,
+               const TerrainPixelCodec *codec, const GeglRectangle *layer)
 {
   const TerrainOperationClass *klass = OPERATION_CLASS (operation);
   const TerrainArgValue       *values = OPERATION (operation)->values;
   const char                  *name = gegl_operation_get_name (operation);
   const int                    size[2] = { layer->width, layer->height };
-  TerrainResultHasher          hasher;
-  terrain_result_hasher_init (&hasher);
-  terrain_result_hasher_add (&hasher, name, strlen (name));
+  terrain_result_hasher_init (hasher);
+  terrain_result_hasher_add (hasher, name, strlen (name));
   for (int i = 0; i < klass->arg_count; i++)
     if (klass->info->args[i].type == TERRAIN_ARG_STRING)
-      terrain_result_hasher_add (&hasher, values[i].text, strlen (values[i].text));
+      terrain_result_hasher_add (hasher, values[i].text, strlen (values[i].text));
     else
-      terrain_result_hasher_add (&hasher, &values[i].number, sizeof values[i].number);
-  terrain_result_hasher_add (&hasher, &codec->format, sizeof codec->format);
-  terrain_result_hasher_add (&hasher, size, sizeof size);
-  if (pixels)
-    terrain_result_hasher_add (&hasher, pixels,
-                               (gsize) layer->width * layer->height *
-                                 babl_format_get_bytes_per_pixel (codec->format));
+      terrain_result_hasher_add (hasher, &values[i].number, sizeof values[i].number);
+  terrain_result_hasher_add (hasher, &codec->format, sizeof codec->format);
+  terrain_result_hasher_add (hasher, size, sizeof size);
+}
+
+static TerrainResultKey
+result_key (GeglOperation *operation, const TerrainPixelCodec *codec, const GeglRectangle *layer)
+{
+  TerrainResultHasher hasher;
+  hash_settings (&hasher, operation, codec, layer);
   return terrain_result_hasher_key (&hasher);
+}
+
+/* Rows of the layer read at a time: a strip that stays in the processor's cache, to be
+ * hashed there (at 4096 x 4096 a 16-bit layer is 32 MiB: read whole, then hashed, it went
+ * through memory twice). */
+#define STRIP_BYTES (256 << 10)
+
+/* Reads the layer in the codec's format, from the input when it holds the whole layer, else
+ * from the node before GIMP's crop, strip by strip: with `key`, its key under the
+ * operation's settings (result_key; the same layer always gives the same strips); with
+ * `pixels`, all of it into a new block of terrain_pages_alloc (huge pages), else through a
+ * strip alone, so that a result found kept reads the layer into no new memory. FALSE when
+ * there is no room. */
+static gboolean
+read_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
+            const GeglRectangle *layer, const TerrainPixelCodec *codec, TerrainResultKey *key,
+            guchar **pixels)
+{
+  const gsize row_bytes = (gsize) layer->width * babl_format_get_bytes_per_pixel (codec->format);
+  const int   rows = (int) MIN (MAX (STRIP_BYTES / MAX (row_bytes, 1), 1),
+                                (gsize) MAX (layer->height, 1));
+  guchar     *whole = pixels ? terrain_pages_alloc ((gsize) layer->height * row_bytes) : NULL;
+  guchar     *strip = pixels ? NULL : g_try_malloc (rows * row_bytes);
+  if (whole == NULL && strip == NULL)
+    return FALSE;
+  TerrainResultHasher hasher;
+  if (key)
+    hash_settings (&hasher, operation, codec, layer);
+  for (int y = 0; y < layer->height; y += rows)
+    {
+      const GeglRectangle part = { layer->x, layer->y + y, layer->width,
+                                   MIN (rows, layer->height - y) };
+      guchar             *into = whole ? whole + (gsize) y * row_bytes : strip;
+      if (source)
+        gegl_node_blit (source, 1.0, &part, codec->format, into, GEGL_AUTO_ROWSTRIDE,
+                        GEGL_BLIT_DEFAULT);
+      else
+        gegl_buffer_get (input, &part, 1.0, codec->format, into, GEGL_AUTO_ROWSTRIDE,
+                         GEGL_ABYSS_NONE);
+      if (key)
+        terrain_result_hasher_add (&hasher, into, part.height * row_bytes);
+    }
+  g_free (strip);
+  if (key)
+    *key = terrain_result_hasher_key (&hasher);
+  if (pixels)
+    *pixels = whole;
+  return TRUE;
 }
 
 /* The render log (render-log.h). */
@@ -387,7 +416,7 @@ layer_settings (GeglOperation *operation, GeglRectangle *layer, TerrainResultKey
   layer_source (operation, layer);
   if (format == NULL || ! terrain_pixel_codec (format, &codec))
     return FALSE;
-  *settings = result_key (operation, &codec, layer, NULL);
+  *settings = result_key (operation, &codec, layer);
   return TRUE;
 }
 
@@ -428,7 +457,7 @@ render_paint_look (GeglOperation *operation, GeglBuffer *input, const GeglRectan
     }
   if (status == TERRAIN_OK)
     {
-      const TerrainResultKey settings = result_key (operation, codec, layer, NULL);
+      const TerrainResultKey settings = result_key (operation, codec, layer);
       based = terrain_stroke_paint_look (OPERATION (operation)->stroke, &settings,
                                          layer->width, layer->height, roi->x - layer->x,
                                          roi->y - layer->y, heights, roi->width, roi->height);
@@ -531,19 +560,20 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   const int                   width = layer->width, height = layer->height;
   const gsize                 n = (gsize) width * height;
   const gint                  invalidations = g_atomic_int_get (&self->invalidations);
-  const TerrainResultKey      settings = result_key (operation, codec, layer, NULL);
+  const TerrainResultKey      settings = result_key (operation, codec, layer);
   const int                   factor = terrain_look_factor (info, width, height);
   const gboolean              canvas = canvas_chunks (operation);
   guchar                     *pixels = NULL;
   GeglBuffer                 *later = NULL;
   const gboolean              unread = canvas && shown_again (operation, &settings, invalidations,
                                                              factor, n, result, &later);
-  if (! unread && terrain_reads_layer (info, self->values) &&
-      (pixels = read_pixels (input, source, layer, codec)) == NULL)
+  const gboolean              reads = ! unread && terrain_reads_layer (info, self->values);
+  TerrainResultKey            key = unread ? self->shown_key : settings;
+  /* The canvas's renders read the layer whole at once (after a stroke, its result is seldom
+   * kept); the others only hash it, and read it whole where they make heights of it. */
+  if (reads &&
+      ! read_layer (operation, input, source, layer, codec, &key, canvas ? &pixels : NULL))
     return TERRAIN_ERROR_NO_MEMORY;
-
-  const TerrainResultKey key = unread ? self->shown_key
-                                      : result_key (operation, codec, layer, pixels);
   const gboolean         based = factor > 0 && terrain_stroke_has_base (self->stroke, &settings,
                                                                         width, height, factor);
   gboolean reused = unread ? later == NULL : (*result = terrain_result_lookup (&key, n)) != NULL;
@@ -567,15 +597,6 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   const gboolean look_again = reduced_look && ! again && self->look != NULL && base_id != 0 &&
                               self->look_base == base_id &&
                               memcmp (&self->look_key, &key, sizeof key) == 0;
-  /* A reduced look needs the layer reduced alone (heights only to write the look into); a
-   * look shown again needs neither. */
-  if (reduced_look && ! again && ! look_again)
-    status = layer_reduced (operation, codec, pixels, width, height, factor, &reduced);
-  if (status == TERRAIN_OK && ! reused && ! again && ! look_again)
-    status = layer_heights (operation, codec, reduced_look ? NULL : pixels, n, &heights);
-  if (status == TERRAIN_OK && later && ! again)
-    terrain_later_start (&key, &settings, info, self->values, &pixels, codec, width, height,
-                         factor, self->stroke, later, gegl_operation_get_name (operation));
   /* A base serves the looks of the strokes to come on the canvas: the canvas's renders and
    * the strokes' keep one; a merge's, an export's or a script's keep none (under River
    * Erosion at 1024 x 1024 that cost a reduced copy of the result and, 0.2 s later, the
@@ -584,6 +605,19 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                           (terrain_stroke_render (self->stroke) || terrain_later_render ()) &&
                           ! terrain_stroke_is_base (self->stroke, &settings, &key, width, height,
                                                     factor);
+  /* The layer's pixels, where they are made heights: a kept result served again needs none. */
+  if (reads && pixels == NULL && ((! reused && ! again) || (reused && rebase)) &&
+      ! read_layer (operation, input, source, layer, codec, NULL, &pixels))
+    status = TERRAIN_ERROR_NO_MEMORY;
+  /* A reduced look needs the layer reduced alone (heights only to write the look into); a
+   * look shown again needs neither. */
+  if (status == TERRAIN_OK && reduced_look && ! again && ! look_again)
+    status = layer_reduced (operation, codec, pixels, width, height, factor, &reduced);
+  if (status == TERRAIN_OK && ! reused && ! again && ! look_again)
+    status = layer_heights (operation, codec, reduced_look ? NULL : pixels, n, &heights);
+  if (status == TERRAIN_OK && later && ! again)
+    terrain_later_start (&key, &settings, info, self->values, &pixels, codec, width, height,
+                         factor, self->stroke, later, gegl_operation_get_name (operation));
   if (status == TERRAIN_OK && rebase && reused)
     status = layer_heights (operation, codec, pixels, n, &heights);
   if (status == TERRAIN_OK && rebase)

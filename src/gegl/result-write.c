@@ -2,17 +2,26 @@
 
 #include "huge-pages.h"
 
-/* Tile by tile in the output's own memory (the canvas's chunks, results not kept). */
-static void
-write_heights (GeglBuffer *output, GeglBuffer *input, const GeglRectangle *roi,
-               const float *heights, const GeglRectangle *area, const TerrainPixelCodec *codec,
-               gboolean keep)
+typedef struct
 {
-  const int           pixel_bytes = babl_format_get_bytes_per_pixel (codec->format);
-  GeglBufferIterator *it = gegl_buffer_iterator_new (output, roi, 0, codec->format,
-                                                     GEGL_ACCESS_WRITE, GEGL_ABYSS_NONE, 2);
-  if (keep)
-    gegl_buffer_iterator_add (it, input, roi, 0, codec->format, GEGL_ACCESS_READ,
+  GeglBuffer              *output, *input;
+  const float             *heights;
+  const GeglRectangle     *area;
+  const TerrainPixelCodec *codec;
+  gboolean                 keep;
+} Writing;
+
+/* Tile by tile in the output's own memory. */
+static void
+write_part (const GeglRectangle *roi, gpointer data)
+{
+  const Writing           *w = data;
+  const TerrainPixelCodec *codec = w->codec;
+  const int                pixel_bytes = babl_format_get_bytes_per_pixel (codec->format);
+  GeglBufferIterator      *it = gegl_buffer_iterator_new (w->output, roi, 0, codec->format,
+                                                          GEGL_ACCESS_WRITE, GEGL_ABYSS_NONE, 2);
+  if (w->keep)
+    gegl_buffer_iterator_add (it, w->input, roi, 0, codec->format, GEGL_ACCESS_READ,
                               GEGL_ABYSS_NONE);
   while (gegl_buffer_iterator_next (it))
     {
@@ -21,12 +30,24 @@ write_heights (GeglBuffer *output, GeglBuffer *input, const GeglRectangle *roi,
         {
           const gsize offset = (gsize) row * tile->width * pixel_bytes;
           terrain_heights_to_pixels (codec,
-                                     heights + (gsize) (tile->y - area->y + row) * area->width +
-                                       (tile->x - area->x),
-                                     keep ? (const guchar *) it->items[1].data + offset : NULL,
+                                     w->heights +
+                                       (gsize) (tile->y - w->area->y + row) * w->area->width +
+                                       (tile->x - w->area->x),
+                                     w->keep ? (const guchar *) it->items[1].data + offset : NULL,
                                      (guchar *) it->items[0].data + offset, tile->width);
         }
     }
+}
+
+/* The canvas's chunks, and results not kept: on GEGL's threads (each pixel alone: any split
+ * gives the same bytes), so that GIMP's main thread waits less for a large chunk. */
+static void
+write_heights (GeglBuffer *output, GeglBuffer *input, const GeglRectangle *roi,
+               const float *heights, const GeglRectangle *area, const TerrainPixelCodec *codec,
+               gboolean keep)
+{
+  Writing w = { output, input, heights, area, codec, keep };
+  gegl_parallel_distribute_area (roi, 64.0, GEGL_SPLIT_STRATEGY_AUTO, write_part, &w);
 }
 
 typedef struct
@@ -71,6 +92,24 @@ encode_whole (GeglBuffer *input, const GeglRectangle *area, const float *heights
   return pixels;
 }
 
+typedef struct
+{
+  GeglBuffer          *output;
+  const guchar        *pixels; /* the area's, row after row */
+  const GeglRectangle *area;
+  const Babl          *format;
+  int                  pixel_bytes;
+} Copying;
+
+static void
+copy_part (const GeglRectangle *roi, gpointer data)
+{
+  const Copying *c = data;
+  const gsize    start = (gsize) (roi->y - c->area->y) * c->area->width + (roi->x - c->area->x);
+  gegl_buffer_set (c->output, roi, 0, c->format, c->pixels + start * c->pixel_bytes,
+                   c->area->width * c->pixel_bytes);
+}
+
 void
 terrain_write_result (GeglBuffer *output, GeglBuffer *input, const GeglRectangle *roi,
                       TerrainResult *result, const GeglRectangle *area,
@@ -87,9 +126,8 @@ terrain_write_result (GeglBuffer *output, GeglBuffer *input, const GeglRectangle
       write_heights (output, input, roi, terrain_result_heights (result), area, codec, keep);
       return;
     }
-  const gsize start = (gsize) (roi->y - area->y) * area->width + (roi->x - area->x);
-  gegl_buffer_set (output, roi, 0, codec->format, kept + start * pixel_bytes,
-                   area->width * pixel_bytes);
+  Copying c = { output, kept, area, codec->format, pixel_bytes };
+  gegl_parallel_distribute_area (roi, 16.0, GEGL_SPLIT_STRATEGY_AUTO, copy_part, &c);
   if (whole)
     terrain_result_keep_pixels (result, codec->format, whole, (gsize) area->width * area->height *
                                                                 pixel_bytes);
