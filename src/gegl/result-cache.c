@@ -54,8 +54,8 @@ terrain_result_hasher_add (TerrainResultHasher *hasher, const void *bytes, gsize
   guint64        word;
   gsize          i = 0;
   /* Four words at a time into the four accumulators, the common case unrolled, in locals
-   * (through the hasher, each store waited for the byte loads it might alias: half as fast
-   * on a layer in the processor's cache). */
+   * (through the hasher, each store waits for the byte loads it might alias: 32 MiB in the
+   * processor's cache took 3.8 ms that way, 3.4 ms this way). */
   if ((a->words & 3) == 0)
     {
       guint64 acc[4] = { a->acc[0], a->acc[1], a->acc[2], a->acc[3] };
