@@ -101,9 +101,15 @@ terrain_write_result (GeglBuffer *output, GeglBuffer *input, const GeglRectangle
   if (w.pixels == NULL && (key_has_layer || ! codec->has_alpha) &&
       gegl_rectangle_equal (roi, area) && terrain_result_wants_pixels (result))
     w.pixels = whole = encode_whole (&w);
-  /* GIMP's main thread waits for the canvas's chunks: a large one on several threads. */
-  gegl_parallel_distribute_area (roi, w.pixels ? 16.0 : 64.0, GEGL_SPLIT_STRATEGY_AUTO,
-                                 write_part, &w);
+  /* A merge's whole layer on GEGL's threads; the canvas's chunks on the calling thread
+   * alone, leaving GEGL's threads to a result being made (later.h): written on them, the
+   * chunks made no stall after a stroke measurably shorter at 4096 x 4096, and its result
+   * came 5-10 % later (one session each way). */
+  if (gegl_rectangle_equal (roi, area))
+    gegl_parallel_distribute_area (roi, w.pixels ? 16.0 : 64.0, GEGL_SPLIT_STRATEGY_AUTO,
+                                   write_part, &w);
+  else
+    write_part (roi, &w);
   if (whole)
     terrain_result_keep_pixels (result, codec->format, whole,
                                 (gsize) area->width * area->height * w.pixel_bytes);
