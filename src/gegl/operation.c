@@ -548,11 +548,13 @@ shown_again (GeglOperation *operation, const TerrainResultKey *settings, gint in
  * pixels and settings, else rendered and kept; for a stroke's render, the filter's look
  * (stroke.h: not kept); for the canvas's, when it can be, the look while the result is made
  * in a thread (later.h), and what it was shown again for its later asks (shown_again). A
- * full result of a filter with looks is the base of the next stroke's. */
+ * full result of a filter with looks is the base of the next stroke's. The layer's pixels,
+ * where it read them whole and they were not handed to a thread, go to *layer_pixels (a
+ * block of terrain_pages_alloc, or NULL), for writing the result (terrain_write_result). */
 static TerrainStatus
 render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
               const GeglRectangle *layer, const TerrainPixelCodec *codec,
-              TerrainResult **result, char *why, size_t why_size)
+              TerrainResult **result, guchar **layer_pixels, char *why, size_t why_size)
 {
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
   TerrainOperation           *self = OPERATION (operation);
@@ -684,17 +686,18 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                 reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed",
                 unread ? ", again, the layer not read" : "");
   g_clear_object (&later);
-  terrain_pages_free (pixels);
+  *layer_pixels = g_steal_pointer (&pixels);
   return status;
 }
 
 /* The procedure's heights: for the rectangle roi when it renders rectangles or a stroke's
  * paint look is asked for, else for the whole layer; *area says which (in our
- * coordinates). */
+ * coordinates), and *layer_pixels holds the layer's pixels where they were read whole
+ * (render_layer). */
 static TerrainStatus
 render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
-        const TerrainPixelCodec *codec, TerrainResult **result, GeglRectangle *area, char *why,
-        size_t why_size)
+        const TerrainPixelCodec *codec, TerrainResult **result, GeglRectangle *area,
+        guchar **layer_pixels, char *why, size_t why_size)
 {
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
   const TerrainArgValue      *values = OPERATION (operation)->values;
@@ -707,7 +710,8 @@ render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
       return render_paint_look (operation, input, roi, &layer, codec, result);
     }
   if (whole_layer (operation))
-    return render_layer (operation, input, source, area, codec, result, why, why_size);
+    return render_layer (operation, input, source, area, codec, result, layer_pixels, why,
+                         why_size);
 
   *area = *roi;
   const gsize n = (gsize) roi->width * roi->height;
@@ -730,6 +734,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   TerrainPixelCodec           codec;
   GeglRectangle               area;
   TerrainResult              *result = NULL;
+  guchar                     *layer_pixels = NULL;
   char                        why[256] = "";
   terrain_later_watch ();
   GSource *source = g_main_current_source ();
@@ -741,12 +746,12 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
               source ? g_source_get_priority (source) : 0);
   terrain_pixel_codec (OPERATION (operation)->format, &codec);
 
-  TerrainStatus status = render (operation, input, roi, &codec, &result, &area, why,
-                                 sizeof why);
+  TerrainStatus status = render (operation, input, roi, &codec, &result, &area, &layer_pixels,
+                                 why, sizeof why);
   if (status == TERRAIN_OK)
     {
       const gboolean reads_layer = terrain_reads_layer (info, OPERATION (operation)->values);
-      terrain_write_result (output, input, roi, result, &area, &codec,
+      terrain_write_result (output, input, roi, result, &area, &codec, layer_pixels,
                             reads_layer || codec.has_alpha, reads_layer);
     }
   else
@@ -756,6 +761,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
       gegl_buffer_copy (input, roi, GEGL_ABYSS_NONE, output, roi);
     }
   terrain_result_unref (result);
+  terrain_pages_free (layer_pixels);
   return TRUE;
 }
 

@@ -9,6 +9,7 @@ typedef struct
   GeglBuffer              *output, *input;
   const float             *heights; /* the area's, row after row */
   const guchar            *pixels;  /* the same, written once; NULL: encode the heights */
+  const guchar            *layer;   /* the input over the area, read already, or NULL */
   const GeglRectangle     *area;
   const TerrainPixelCodec *codec;
   int                      pixel_bytes;
@@ -68,34 +69,37 @@ encode_range (gsize offset, gsize size, gpointer data)
 }
 
 /* The whole area's pixels, on GEGL's threads, into a new block of terrain_pages_alloc; NULL
- * when there is no room. */
+ * when there is no room. With `keep`, the input over the area: the layer as read already,
+ * else read here. */
 static guchar *
 encode_whole (const Writing *w)
 {
   const gsize n = (gsize) w->area->width * w->area->height;
   guchar     *pixels = terrain_pages_alloc (n * w->pixel_bytes);
-  guchar     *original = w->keep && pixels ? terrain_pages_alloc (n * w->pixel_bytes) : NULL;
-  if (pixels == NULL || (w->keep && original == NULL))
+  guchar     *read = w->keep && ! w->layer && pixels ? terrain_pages_alloc (n * w->pixel_bytes)
+                                                     : NULL;
+  if (pixels == NULL || (w->keep && ! w->layer && read == NULL))
     {
       terrain_pages_free (pixels);
       return NULL;
     }
-  if (original)
-    gegl_buffer_get (w->input, w->area, 1.0, w->codec->format, original, GEGL_AUTO_ROWSTRIDE,
+  if (read)
+    gegl_buffer_get (w->input, w->area, 1.0, w->codec->format, read, GEGL_AUTO_ROWSTRIDE,
                      GEGL_ABYSS_NONE);
-  Encoding e = { w, original, pixels };
+  Encoding e = { w, ! w->keep ? NULL : read ? read : w->layer, pixels };
   gegl_parallel_distribute_range (n, 64.0, encode_range, &e);
-  terrain_pages_free (original);
+  terrain_pages_free (read);
   return pixels;
 }
 
 void
 terrain_write_result (GeglBuffer *output, GeglBuffer *input, const GeglRectangle *roi,
                       TerrainResult *result, const GeglRectangle *area,
-                      const TerrainPixelCodec *codec, gboolean keep, gboolean key_has_layer)
+                      const TerrainPixelCodec *codec, const guchar *layer_pixels,
+                      gboolean keep, gboolean key_has_layer)
 {
   Writing w = { output, input, terrain_result_heights (result),
-                terrain_result_pixels (result, codec->format), area, codec,
+                terrain_result_pixels (result, codec->format), layer_pixels, area, codec,
                 babl_format_get_bytes_per_pixel (codec->format), keep };
   guchar *whole = NULL;
   if (w.pixels == NULL && (key_has_layer || ! codec->has_alpha) &&
