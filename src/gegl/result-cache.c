@@ -210,8 +210,7 @@ gboolean
 terrain_result_wants_pixels (TerrainResult *result)
 {
   g_mutex_lock (&lock);
-  const gboolean wants = result->kept && result->pixels == NULL &&
-                         result->bytes + result->pixels_bytes <= budget ();
+  const gboolean wants = result->kept && result->pixels == NULL;
   g_mutex_unlock (&lock);
   return wants;
 }

@@ -54,7 +54,8 @@ gboolean       terrain_result_keepable (gsize count);
 TerrainResult *terrain_result_lookup (const TerrainResultKey *key, gsize count);
 TerrainResult *terrain_result_ref (TerrainResult *result);
 const float   *terrain_result_heights (const TerrainResult *result);
-/* Whether the result is kept, has no pixels yet, and would have room for some. */
+/* Whether the result is kept and has no pixels yet (terrain_result_keep_pixels checks the
+ * room). */
 gboolean       terrain_result_wants_pixels (TerrainResult *result);
 /* Keeps `pixels` (a block of terrain_pages_alloc of `bytes`, now the result's), the
  * result's heights written whole in the babl format `format`, with the result while it is
