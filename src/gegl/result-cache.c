@@ -102,7 +102,8 @@ struct TerrainResult
   /* Its pixels in one format, once written whole (terrain_result_keep_pixels): set once,
    * under the lock, and never changed while the result lives. */
   gconstpointer    pixels_format;
-  guchar          *pixels;
+  gpointer         pixels;
+  GDestroyNotify   free_pixels;
   gsize            pixels_bytes;
 };
 
@@ -128,7 +129,8 @@ release (TerrainResult *result)
   if (g_atomic_int_dec_and_test (&result->refs))
     {
       terrain_pages_free (result->heights);
-      terrain_pages_free (result->pixels);
+      if (result->pixels)
+        result->free_pixels (result->pixels);
       g_free (result);
     }
 }
@@ -216,8 +218,8 @@ terrain_result_wants_pixels (TerrainResult *result)
 }
 
 void
-terrain_result_keep_pixels (TerrainResult *result, gconstpointer format, guchar *pixels,
-                            gsize bytes)
+terrain_result_keep_pixels (TerrainResult *result, gconstpointer format, gpointer pixels,
+                            gsize bytes, GDestroyNotify free_pixels)
 {
   g_mutex_lock (&lock);
   const gboolean keeps = result->kept && result->pixels == NULL &&
@@ -227,18 +229,20 @@ terrain_result_keep_pixels (TerrainResult *result, gconstpointer format, guchar 
       make_room (bytes, result);
       result->pixels_format = format;
       result->pixels = g_steal_pointer (&pixels);
+      result->free_pixels = free_pixels;
       result->pixels_bytes = bytes;
       kept_bytes += bytes;
     }
   g_mutex_unlock (&lock);
-  terrain_pages_free (pixels);
+  if (pixels)
+    free_pixels (pixels);
 }
 
-const guchar *
+gpointer
 terrain_result_pixels (TerrainResult *result, gconstpointer format)
 {
   g_mutex_lock (&lock);
-  const guchar *pixels = result->pixels_format == format ? result->pixels : NULL;
+  gpointer pixels = result->pixels_format == format ? result->pixels : NULL;
   g_mutex_unlock (&lock);
   return pixels;
 }

@@ -11,8 +11,8 @@
  * the heights depend on (GIMP masks the result).
  *
  * A result merged whole also keeps the pixels it was written as (terrain_result_keep_pixels),
- * so that the same merge again copies them instead of converting every height once more
- * (at 4096² a 16-bit layer's took 65 % of such a merge in GIMP's process).
+ * so that the same merge again shares them with its output instead of converting every
+ * height once more (at 4096² a 16-bit layer's took 65 % of such a merge in GIMP's process).
  *
  * Memory is bounded: the results held, heights and pixels, add up to at most
  * TERRAIN_RESULT_CACHE_MB (default 512 MiB, 0 turns the cache off), the least recently used
@@ -57,13 +57,16 @@ const float   *terrain_result_heights (const TerrainResult *result);
 /* Whether the result is kept and has no pixels yet (terrain_result_keep_pixels checks the
  * room). */
 gboolean       terrain_result_wants_pixels (TerrainResult *result);
-/* Keeps `pixels` (a block of terrain_pages_alloc of `bytes`, now the result's), the
- * result's heights written whole in the babl format `format`, with the result while it is
- * kept; frees them instead when it is not kept, has pixels already, or they do not fit. */
+/* Keeps `pixels` (the result's heights written whole in the babl format `format`, `bytes`
+ * of them, held by an object now the result's, which free_pixels frees) with the result
+ * while it is kept; frees them instead when it is not kept, has pixels already, or they do
+ * not fit. */
 void           terrain_result_keep_pixels (TerrainResult *result, gconstpointer format,
-                                           guchar *pixels, gsize bytes);
-/* The result's pixels in `format` (the layer's whole, row after row), or NULL. */
-const guchar  *terrain_result_pixels (TerrainResult *result, gconstpointer format);
+                                           gpointer pixels, gsize bytes,
+                                           GDestroyNotify free_pixels);
+/* The result's pixels in `format` (the object given to terrain_result_keep_pixels, the
+ * result's while it lives), or NULL. */
+gpointer       terrain_result_pixels (TerrainResult *result, gconstpointer format);
 void           terrain_result_unref (TerrainResult *result);
 
 #endif
