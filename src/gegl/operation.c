@@ -304,50 +304,98 @@ result_key (GeglOperation *operation, const TerrainPixelCodec *codec, const Gegl
 
 /* Rows of the layer read at a time: a strip that stays in the processor's cache, to be
  * hashed there (at 4096 x 4096 a 16-bit layer is 32 MiB: read whole, then hashed, it went
- * through memory twice). */
+ * through memory twice). A layer's key is its settings' and each strip's own key in turn,
+ * so that strips can be hashed on any thread. */
 #define STRIP_BYTES (256 << 10)
+
+/* How a layer is read, strip by strip. */
+typedef struct
+{
+  GeglBuffer              *input;
+  GeglNode                *source; /* read from, when not NULL, instead of the input */
+  const GeglRectangle     *layer;
+  const TerrainPixelCodec *codec;
+  gsize                    row_bytes;
+  int                      rows;    /* a strip's */
+  TerrainResultKey        *strip_keys; /* each strip's, or NULL */
+  gboolean                 no_room;
+} LayerReading;
+
+/* Strip `i` into `into`, and its key. */
+static void
+read_strip (LayerReading *r, gsize i, guchar *into)
+{
+  const int           y = (int) i * r->rows;
+  const GeglRectangle part = { r->layer->x, r->layer->y + y, r->layer->width,
+                               MIN (r->rows, r->layer->height - y) };
+  if (r->source)
+    gegl_node_blit (r->source, 1.0, &part, r->codec->format, into, GEGL_AUTO_ROWSTRIDE,
+                    GEGL_BLIT_DEFAULT);
+  else
+    gegl_buffer_get (r->input, &part, 1.0, r->codec->format, into, GEGL_AUTO_ROWSTRIDE,
+                     GEGL_ABYSS_NONE);
+  if (r->strip_keys)
+    {
+      TerrainResultHasher hasher;
+      terrain_result_hasher_init (&hasher);
+      terrain_result_hasher_add (&hasher, into, part.height * r->row_bytes);
+      r->strip_keys[i] = terrain_result_hasher_key (&hasher);
+    }
+}
+
+/* Strips offset to offset + count through a strip of this thread's own. */
+static void
+read_strips (gsize offset, gsize count, gpointer data)
+{
+  LayerReading *r = data;
+  guchar       *strip = g_try_malloc (r->rows * r->row_bytes);
+  if (strip == NULL)
+    r->no_room = TRUE;
+  for (gsize i = offset; strip && i < offset + count; i++)
+    read_strip (r, i, strip);
+  g_free (strip);
+}
 
 /* Reads the layer in the codec's format, from the input when it holds the whole layer, else
  * from the node before GIMP's crop, strip by strip: with `key`, its key under the
  * operation's settings (result_key; the same layer always gives the same strips); with
  * `pixels`, all of it into a new block of terrain_pages_alloc (huge pages), else through a
- * strip alone, so that a result found kept reads the layer into no new memory. FALSE when
- * there is no room. */
+ * strip alone (on GEGL's threads, from the input), so that a result found kept reads the
+ * layer into no new memory. FALSE when there is no room. */
 static gboolean
 read_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
             const GeglRectangle *layer, const TerrainPixelCodec *codec, TerrainResultKey *key,
             guchar **pixels)
 {
-  const gsize row_bytes = (gsize) layer->width * babl_format_get_bytes_per_pixel (codec->format);
-  const int   rows = (int) MIN (MAX (STRIP_BYTES / MAX (row_bytes, 1), 1),
-                                (gsize) MAX (layer->height, 1));
-  guchar     *whole = pixels ? terrain_pages_alloc ((gsize) layer->height * row_bytes) : NULL;
-  guchar     *strip = pixels ? NULL : g_try_malloc (rows * row_bytes);
-  if (whole == NULL && strip == NULL)
-    return FALSE;
-  TerrainResultHasher hasher;
-  if (key)
-    hash_settings (&hasher, operation, codec, layer);
-  for (int y = 0; y < layer->height; y += rows)
+  const gsize  row_bytes = (gsize) layer->width * babl_format_get_bytes_per_pixel (codec->format);
+  const int    rows = (int) MIN (MAX (STRIP_BYTES / MAX (row_bytes, 1), 1),
+                                 (gsize) MAX (layer->height, 1));
+  const gsize  strips = (gsize) (layer->height + rows - 1) / rows;
+  LayerReading r = { input, source, layer, codec, row_bytes, rows,
+                     key ? g_try_new (TerrainResultKey, strips) : NULL, FALSE };
+  guchar      *whole = pixels ? terrain_pages_alloc ((gsize) layer->height * row_bytes) : NULL;
+  if ((key && r.strip_keys == NULL && strips > 0) || (pixels && whole == NULL))
+    r.no_room = TRUE;
+  else if (whole)
+    for (gsize i = 0; i < strips; i++)
+      read_strip (&r, i, whole + i * rows * row_bytes);
+  else if (source)
+    read_strips (0, strips, &r);
+  else
+    gegl_parallel_distribute_range (strips, 0.5, read_strips, &r);
+  if (key && ! r.no_room)
     {
-      const GeglRectangle part = { layer->x, layer->y + y, layer->width,
-                                   MIN (rows, layer->height - y) };
-      guchar             *into = whole ? whole + (gsize) y * row_bytes : strip;
-      if (source)
-        gegl_node_blit (source, 1.0, &part, codec->format, into, GEGL_AUTO_ROWSTRIDE,
-                        GEGL_BLIT_DEFAULT);
-      else
-        gegl_buffer_get (input, &part, 1.0, codec->format, into, GEGL_AUTO_ROWSTRIDE,
-                         GEGL_ABYSS_NONE);
-      if (key)
-        terrain_result_hasher_add (&hasher, into, part.height * row_bytes);
+      TerrainResultHasher hasher;
+      hash_settings (&hasher, operation, codec, layer);
+      terrain_result_hasher_add (&hasher, r.strip_keys, strips * sizeof *r.strip_keys);
+      *key = terrain_result_hasher_key (&hasher);
     }
-  g_free (strip);
-  if (key)
-    *key = terrain_result_hasher_key (&hasher);
+  g_free (r.strip_keys);
+  if (r.no_room)
+    terrain_pages_free (g_steal_pointer (&whole));
   if (pixels)
     *pixels = whole;
-  return TRUE;
+  return ! r.no_room;
 }
 
 /* The render log (render-log.h). */

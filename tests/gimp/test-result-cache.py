@@ -12,6 +12,8 @@ One script runs twice in GIMP with the module: with the cache, and with it off
   H  a layer with alpha                         computed
   I  a second one with the same pixels          reused, same bytes as H
   J, K  Diamond-Square on layers that differ in alpha alone: each keeps its own alpha
+  L  a tall layer, read in several strips       computed
+  M  the same, one pixel changed in its last strip  computed
   G  the image at another precision             computed
 The module logs each render ("computed" or "reused") to the file TERRAIN_RENDER_LOG names,
 where the script marks its steps. Every
@@ -40,6 +42,7 @@ gi.require_version("Gegl", "0.4")
 from gi.repository import Gimp, Gegl
 """ + PYTHON_FU_HELPERS + r"""
 W, H = 192, 160
+TALL = 1500
 SETTINGS = dict(iterations=8, erosion=0.2)
 def layer_bytes(layer):
     rect = Gegl.Rectangle.new(0, 0, layer.get_width(), layer.get_height())
@@ -92,7 +95,7 @@ out["F-outside-untouched"] = all(data[i * bpp:(i + 1) * bpp] == before[i * bpp:(
                                  for i in outside)
 Gimp.Selection.none(image)
 
-# With alpha (a merge served again copies the pixels it kept, result-cache.h): a filter's
+# With alpha (a merge served again shares the pixels it kept, result-cache.h): a filter's
 # layer, alpha too, is in its key; a generator's is not, so each layer keeps its own alpha.
 def with_alpha(layer, alpha_byte):
     layer.add_alpha()
@@ -115,6 +118,19 @@ for name, alpha_byte in (("J", 0x40), ("K", 0xc0)):
     out[name] = [ok, hashlib.sha256(layer_bytes(layer)).hexdigest()]
     out[name + "-own-alpha"] = alpha_of(layer) == wanted
 
+# Taller than one strip of the module's reading (operation.c: STRIP_BYTES, 256 KiB: 682 rows
+# of this width), whose strips are hashed apart: a change in the last one is a new key.
+tall = Gimp.Layer.new(image, "tall", W, TALL, Gimp.ImageType.GRAY_IMAGE, 100,
+                      Gimp.LayerMode.NORMAL)
+image.insert_layer(tall, None, 0)
+run_procedure("plug-in-terrain-field", image, tall, seed=12)
+erode("L", copy_of(tall))
+changed = copy_of(tall)
+buffer = changed.get_buffer()
+buffer.set(Gegl.Rectangle.new(100, TALL - 3, 1, 1), "Y' u16", b"\xff\xff")
+buffer.flush()
+erode("M", changed)
+
 image.convert_precision(Gimp.Precision.U8_NON_LINEAR)
 erode("G", copy_of(original))
 with open(OUT, "w") as f:
@@ -123,7 +139,8 @@ with open(OUT, "w") as f:
 
 # What the module must log at each step with the cache on.
 EXPECTED = {"A": "computed", "B": "reused", "C": "reused", "D": "computed", "E": "computed",
-            "F": "reused", "G": "computed", "H": "computed", "I": "reused"}
+            "F": "reused", "G": "computed", "H": "computed", "I": "reused", "L": "computed",
+            "M": "computed"}
 
 
 def renders_by_step(log):
