@@ -8,13 +8,20 @@
  * 0.02 s. Blocks of 4 MiB or more are mapped on their own, 2 MiB-aligned, and ask for huge
  * pages; smaller ones come from malloc. Where the system has no such thing (or has it
  * switched off) the blocks are plain pages, as malloc's would be, and without mmap they all
- * come from malloc. Plain C (and POSIX where there is), no GLib. */
+ * come from malloc. Mapped blocks given back are kept, up to 256 MiB, for the next blocks
+ * of their size (memory touched before faults no more), so a process holds up to that
+ * much it does not use; like malloc's, a block holds anything when it comes. Plain C (and
+ * POSIX where there is), no GLib. */
 #ifndef TERRAIN_HUGE_PAGES_H
 #define TERRAIN_HUGE_PAGES_H
 
 #include <stddef.h>
 
-/* A block of at least `bytes` (aligned for any type), or NULL when there is no room. */
+/* The most that mapped blocks given back are kept for the next ones (terrain_pages_free). */
+#define TERRAIN_PAGES_POOL_BYTES ((size_t) 256 << 20)
+
+/* A block of at least `bytes` (aligned for any type; what it holds is undefined), or NULL
+ * when there is no room. Thread-safe. */
 void *terrain_pages_alloc (size_t bytes);
 /* Gives back a block of terrain_pages_alloc (NULL is fine). */
 void  terrain_pages_free (void *block);
