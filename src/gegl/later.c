@@ -1,5 +1,6 @@
 #include "later.h"
 
+#include "gimp-signals.h"
 #include "heightmap.h"
 #include "huge-pages.h"
 #include "pixel-codec.h"
@@ -64,34 +65,6 @@ seen_update (GSignalInvocationHint *hint, guint count, const GValue *params, gpo
   return TRUE;
 }
 
-/* The signal `name` of `type` when it returns nothing and takes `count` arguments of
- * type `param`; 0 otherwise. */
-static guint
-signal_of (GType type, const char *name, guint count, GType param)
-{
-  const guint  id = type ? g_signal_lookup (name, type) : 0;
-  GSignalQuery query;
-  if (id == 0)
-    return 0;
-  g_signal_query (id, &query);
-  gboolean fits = query.return_type == G_TYPE_NONE && query.n_params == count &&
-                  ! (query.signal_flags & G_SIGNAL_NO_HOOKS);
-  for (guint i = 0; fits && i < count; i++)
-    fits = (query.param_types[i] & ~G_SIGNAL_TYPE_STATIC_SCOPE) == param;
-  return fits ? id : 0;
-}
-
-/* Whether objects of `type` have the property `name` of (a subtype of) `value_type`. */
-static gboolean
-has_property (GType type, const char *name, GType value_type)
-{
-  gpointer    klass = g_type_class_ref (type);
-  GParamSpec *property = g_object_class_find_property (klass, name);
-  const gboolean has = property && g_type_is_a (property->value_type, value_type);
-  g_type_class_unref (klass);
-  return has;
-}
-
 /* Watches GIMP's drawables once GIMP's process has registered them, when their "update"
  * signal is (x, y, width, height) ints and they have a "buffer": GIMP's, not libgimp's
  * (a plug-in's process loads the module too); and their image's "flush", when it is
@@ -107,12 +80,12 @@ watch_drawables (void)
     return FALSE; /* not yet: GIMP registers it, and makes its class (its signals), with its
                    * first drawable; an operation can be made before (GIMP's menus) */
   tried = TRUE;
-  const guint update = signal_of (type, "update", 4, G_TYPE_INT);
-  if (update == 0 || ! has_property (type, "buffer", GEGL_TYPE_BUFFER))
+  const guint update = terrain_gimp_signal (type, "update", G_TYPE_NONE, 4, G_TYPE_INT);
+  if (update == 0 || ! terrain_gimp_has_property (type, "buffer", GEGL_TYPE_BUFFER))
     return FALSE;
   const GType image = g_type_from_name ("GimpImage");
-  if (image && has_property (type, "image", image))
-    flush_signal = signal_of (image, "flush", 1, G_TYPE_BOOLEAN);
+  if (image && terrain_gimp_has_property (type, "image", image))
+    flush_signal = terrain_gimp_signal (image, "flush", G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
   g_signal_add_emission_hook (update, 0, seen_update, NULL, NULL);
   update_signal = update;
   return TRUE;

@@ -1,5 +1,6 @@
 #include "operation.h"
 
+#include "gimp-signals.h"
 #include "heightmap.h"
 #include "huge-pages.h"
 #include "later.h"
@@ -785,6 +786,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   guchar                     *layer_pixels = NULL;
   char                        why[256] = "";
   terrain_later_watch ();
+  terrain_gimp_on_exit (terrain_result_forget_all);
   GSource *source = g_main_current_source ();
   log_render (operation, "asked for %dx%d at %d,%d, level %d, in %s, from %s of priority %d",
               roi->width, roi->height, roi->x, roi->y, level, terrain_probe_thread_name (),

@@ -266,3 +266,18 @@ terrain_result_unref (TerrainResult *result)
   if (result)
     release (result);
 }
+
+void
+terrain_result_forget_all (void)
+{
+  g_mutex_lock (&lock);
+  for (GList *l = kept; l; l = l->next)
+    {
+      TerrainResult *result = l->data;
+      result->kept = FALSE;
+      release (result);
+    }
+  g_clear_pointer (&kept, g_list_free);
+  kept_bytes = 0;
+  g_mutex_unlock (&lock);
+}

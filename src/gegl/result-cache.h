@@ -68,5 +68,8 @@ void           terrain_result_keep_pixels (TerrainResult *result, gconstpointer 
  * result's while it lives), or NULL. */
 gpointer       terrain_result_pixels (TerrainResult *result, gconstpointer format);
 void           terrain_result_unref (TerrainResult *result);
+/* Keeps no result any more (each goes with its last reference), as GIMP quits: their pixels
+ * are GEGL's memory, which GEGL checks is given back before it shuts down. */
+void           terrain_result_forget_all (void);
 
 #endif
