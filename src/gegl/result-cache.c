@@ -135,6 +135,17 @@ release (TerrainResult *result)
     }
 }
 
+/* Keeps the result at `link` no more (it goes with its last reference). Under the lock. */
+static void
+forget (GList *link)
+{
+  TerrainResult *old = link->data;
+  kept = g_list_delete_link (kept, link);
+  kept_bytes -= old->bytes + old->pixels_bytes;
+  old->kept = FALSE;
+  release (old);
+}
+
 /* Drops the least recently used results until `bytes` more fit in the budget, never
  * `spared` (whose pixels are to be added). Under the lock. */
 static void
@@ -142,17 +153,12 @@ make_room (gsize bytes, const TerrainResult *spared)
 {
   while (kept && kept_bytes + bytes > budget ())
     {
-      GList         *last = g_list_last (kept);
-      TerrainResult *old = last->data;
-      if (old == spared)
+      GList *last = g_list_last (kept);
+      if (last->data == spared)
         last = last->prev;
       if (last == NULL)
         break;
-      old = last->data;
-      kept = g_list_delete_link (kept, last);
-      kept_bytes -= old->bytes + old->pixels_bytes;
-      old->kept = FALSE;
-      release (old);
+      forget (last);
     }
 }
 
@@ -271,13 +277,7 @@ void
 terrain_result_forget_all (void)
 {
   g_mutex_lock (&lock);
-  for (GList *l = kept; l; l = l->next)
-    {
-      TerrainResult *result = l->data;
-      result->kept = FALSE;
-      release (result);
-    }
-  g_clear_pointer (&kept, g_list_free);
-  kept_bytes = 0;
+  while (kept)
+    forget (kept);
   g_mutex_unlock (&lock);
 }
