@@ -5,9 +5,15 @@
  * factor's inverse has no negative entry, so a step makes no new maximum or minimum and no
  * pattern oscillates, whatever k; the splitting costs first-order accuracy, which hillslope
  * smoothing does not need. On an open map a line's ends are border cells, outlets that keep
- * their height (fixed ends); on a wrapped map a line is a ring (Sherman-Morrison on top of
- * a fixed-end solver). Lines shorter than 3 cells are left as they are. After each
- * direction the roots (outlets) get their heights back, so base level stays put.
+ * their height (fixed ends). On a wrapped map a line is a ring: its first cell x0 is taken
+ * out and the rest solved as a line whose ends are held at 0 (y); then x = y + x0 z, where z
+ * (between 0 and 1) solves that line with both ends held at 1, and x0 follows from the
+ * first cell's own row. Every weight in that is positive, so rounding stays as small as the
+ * heights' for any k. (Sherman-Morrison on a fixed-end solver, used before, subtracted
+ * nearly equal floats: by k = 10^8 its heights left the input's range, and at 10^9 some
+ * were infinite. The analytical method's long ages with diffusion reach such k; found by
+ * fuzzing.) Lines shorter than 3 cells are left as they are. After each direction the
+ * roots (outlets) get their heights back, so base level stays put.
  *
  * All lines of one direction share their solver's factors, computed once; the sweeps are
  * in float, and a line's arithmetic is the same whichever task runs it. */
@@ -20,63 +26,61 @@
 /* Rows solved together (a multiple of it fits ROWS_PER_BATCH). */
 #define ROWS_AT_ONCE 8
 
-/* Solves a line in place, d <- A^-1 d:
- *   forward:  d[0] *= scale[0];  d[i] = d[i] * scale[i] + forward[i] * d[i - 1]
- *   backward: d[i] += back[i] * d[i + 1]
- * which solves the fixed-end system, or B of Sherman-Morrison on a ring; then, on a ring,
- *   d[i] -= (d[0] + ring_last * d[n - 1]) * ring_scale * ring[i]. */
-static void
-solve_line (const RiverLine *l, float *d, int ring_correction)
+/* A ring's first cell, from its own right-hand side and the solution y of the rest beside
+ * it (the sweeps leave y0 = 0). */
+static float
+ring_first (const RiverLine *l, float own, float after_first, float last)
 {
-  const int n = l->length;
-  d[0] *= l->scale[0];
-  for (int i = 1; i < n; i++)
-    d[i] = d[i] * l->scale[i] + l->forward[i] * d[i - 1];
-  for (int i = n - 2; i >= 0; i--)
-    d[i] += l->back[i] * d[i + 1];
-  if (ring_correction && l->ring != NULL)
-    {
-      const float alpha = (d[0] + l->ring_last * d[n - 1]) * l->ring_scale;
-      for (int i = 0; i < n; i++)
-        d[i] -= alpha * l->ring[i];
-    }
+  return (float) (own * l->ring_own + l->ring_sides * ((double) after_first + last));
 }
 
-/* The factors of a line of n cells; a, b, c are the sub-, main and super-diagonal of row i
- * of the system solved by the sweeps. */
-static void
+/* The factors of a line of n cells, for the sweeps of Thomas's algorithm:
+ *   forward:  d[0] *= scale[0];  d[i] = d[i] * scale[i] + forward[i] * d[i - 1]
+ *   backward: d[i] += back[i] * d[i + 1]
+ * a, b, c are the sub-, main and super-diagonal of row i of the system they solve. On a
+ * ring that is the rest with its ends held at 0, and the first row y0 = 0 (scale[0] = 0);
+ * then d[i] += x0 ring[i] (ring[0] = 1). The ring's w = 1 - z is solved in double, with the
+ * same pivots: the rest's rows minus the two ends' k add up to 1, so w solves the rest
+ * with right-hand side 1, where z itself would be nearly 1 with 1 - z wanted. */
+static int
 factor_line (RiverLine *l, int n, double k, int ring)
 {
   const double diagonal = 1.0 + 2.0 * k;
-  /* Sherman-Morrison (Numerical Recipes' cyclic): A = B + u v^T with u = (gamma, 0, ...,
-   * -k), v = (1, 0, ..., -k / gamma); B is A without its corners, b0 and b(n-1) changed. */
-  const double gamma = -diagonal, corner = -k;
-  double       carried = 0.0; /* c(i-1) / pivot(i-1) */
+  double      *carried = malloc (2 * (size_t) n * sizeof (double)); /* c(i) / pivot(i) */
+  double      *w = carried + n;
+  if (carried == NULL)
+    return 0;
   for (int i = 0; i < n; i++)
     {
       const int end = i == 0 || i == n - 1;
       double    a = i > 0 ? -k : 0.0, b = diagonal, c = i < n - 1 ? -k : 0.0;
-      if (end && ! ring) /* a fixed end: x = d */
+      if ((end && ! ring) || (ring && i == 0)) /* a fixed end (x = d), or the ring's y0 */
         a = c = 0.0, b = 1.0;
-      else if (ring && i == 0)
-        b -= gamma;
-      else if (ring && i == n - 1)
-        b -= corner * corner / gamma;
-      const double pivot = 1.0 / (b - a * carried);
-      l->scale[i] = (float) pivot;
+      else if (ring && i == 1)
+        a = 0.0;
+      const double before = i > 0 ? carried[i - 1] : 0.0;
+      const double pivot = 1.0 / (b - a * before);
+      l->scale[i] = ring && i == 0 ? 0.0f : (float) pivot;
       l->forward[i] = (float) (-a * pivot);
-      carried = c * pivot;
-      l->back[i] = (float) -carried;
+      carried[i] = c * pivot;
+      l->back[i] = (float) -carried[i];
+      w[i] = i == 0 ? 0.0 : (1.0 - a * w[i - 1]) * pivot;
     }
   l->length = n;
   if (ring)
     {
-      for (int i = 0; i < n; i++)
-        l->ring[i] = i == 0 ? (float) gamma : i == n - 1 ? (float) corner : 0.0f;
-      solve_line (l, l->ring, 0);
-      l->ring_last = (float) (corner / gamma);
-      l->ring_scale = 1.0f / (1.0f + l->ring[0] + l->ring_last * l->ring[n - 1]);
+      for (int i = n - 2; i >= 1; i--)
+        w[i] -= carried[i] * w[i + 1];
+      /* The first row, (1 + 2k) x0 - k (x1 + x(n-1)) = d0 with x = y + x0 (1 - w). */
+      const double denominator = 1.0 + k * (w[1] + w[n - 1]);
+      l->ring_own = 1.0 / denominator;
+      l->ring_sides = k / denominator;
+      l->ring[0] = 1.0f;
+      for (int i = 1; i < n; i++)
+        l->ring[i] = (float) (1.0 - w[i]);
     }
+  free (carried);
+  return 1;
 }
 
 TerrainStatus
@@ -98,8 +102,11 @@ river_diffusion_init (RiverDiffusion *d, const RiverGrid *g, double coefficient)
       lines[l]->back = next + 2 * lengths[l];
       lines[l]->ring = g->wrap ? next + 3 * lengths[l] : NULL;
       next += 4 * lengths[l];
-      if (lengths[l] >= 3)
-        factor_line (lines[l], (int) lengths[l], coefficient, g->wrap);
+      if (lengths[l] >= 3 && ! factor_line (lines[l], (int) lengths[l], coefficient, g->wrap))
+        {
+          river_diffusion_free (d);
+          return TERRAIN_ERROR_NO_MEMORY;
+        }
     }
   d->alpha = next;
   d->before = next + w;
@@ -136,8 +143,12 @@ static void
 solve_rows (const RiverLine *l, float *const *d, int count)
 {
   const int n = l->length;
+  float     first[ROWS_AT_ONCE];
   for (int r = 0; r < count; r++)
-    d[r][0] *= l->scale[0];
+    {
+      first[r] = d[r][0];
+      d[r][0] *= l->scale[0];
+    }
   for (int i = 1; i < n; i++)
     for (int r = 0; r < count; r++)
       d[r][i] = d[r][i] * l->scale[i] + l->forward[i] * d[r][i - 1];
@@ -146,9 +157,9 @@ solve_rows (const RiverLine *l, float *const *d, int count)
       d[r][i] += l->back[i] * d[r][i + 1];
   for (int r = 0; r < count && l->ring != NULL; r++)
     {
-      const float alpha = (d[r][0] + l->ring_last * d[r][n - 1]) * l->ring_scale;
+      const float x0 = ring_first (l, first[r], d[r][1], d[r][n - 1]);
       for (int i = 0; i < n; i++)
-        d[r][i] -= alpha * l->ring[i];
+        d[r][i] += x0 * l->ring[i];
     }
 }
 
@@ -189,7 +200,10 @@ columns_task (void *user, int strip)
   const size_t     c1 = (size_t) ((double) w * (strip + 1) / p->strips);
   float           *h = p->g->h, *alpha = p->d->alpha;
   for (size_t c = c0; c < c1; c++)
-    h[c] *= l->scale[0];
+    {
+      alpha[c] = h[c]; /* the ring's first right-hand side, until its x0 */
+      h[c] *= l->scale[0];
+    }
   for (size_t i = 1; i < n; i++)
     for (size_t c = c0; c < c1; c++)
       h[i * w + c] = h[i * w + c] * l->scale[i] + l->forward[i] * h[(i - 1) * w + c];
@@ -199,10 +213,10 @@ columns_task (void *user, int strip)
   if (l->ring != NULL)
     {
       for (size_t c = c0; c < c1; c++)
-        alpha[c] = (h[c] + l->ring_last * h[(n - 1) * w + c]) * l->ring_scale;
+        alpha[c] = ring_first (l, alpha[c], h[w + c], h[(n - 1) * w + c]);
       for (size_t i = 0; i < n; i++)
         for (size_t c = c0; c < c1; c++)
-          h[i * w + c] -= alpha[c] * l->ring[i];
+          h[i * w + c] += alpha[c] * l->ring[i];
     }
   for (size_t i = 0; i < n; i++)
     {

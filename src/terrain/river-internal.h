@@ -219,14 +219,14 @@ typedef struct
 {
   int    length;
   float *scale, *forward, *back; /* Thomas factors, `length` each */
-  float *ring;                   /* wrapped maps: the Sherman-Morrison vector; else NULL */
-  float  ring_last, ring_scale;
+  float *ring;                   /* wrapped maps: what the first cell adds to each; else NULL */
+  double ring_own, ring_sides;   /* wrapped maps: the first cell's weights (ring_first) */
 } RiverLine;
 
 typedef struct
 {
   RiverLine row, column;
-  float    *alpha;  /* per column: its ring correction */
+  float    *alpha;  /* per column: its ring's first cell */
   float    *before; /* the heights before the step, width x height */
   float    *block;  /* the one allocation behind all of the above */
 } RiverDiffusion;
