@@ -1,8 +1,8 @@
-/* River erosion's hillslope diffusion (river-diffusion.c) against a dense solve in long double of
- * the same split implicit step, on open and wrapped maps, for coefficients from below a
- * pixel's to those the analytical method reaches at its longest ages (10^13 at 8192 x 8192):
- * the same heights, finite, no new maximum or minimum, the mean kept on a wrapped map (no
- * roots), and a wrapped map flattened to its mean by a huge coefficient. */
+/* River erosion's hillslope diffusion (river-diffusion.c) against a dense solve in long
+ * double of the same split implicit step, on open and wrapped maps, for coefficients from
+ * below a pixel's to those the analytical method reaches at its longest ages (10^13 at
+ * 8192 x 8192): the same heights, finite, no new maximum or minimum, the mean kept on a
+ * wrapped map (no roots), and a wrapped map flattened to its mean by a huge coefficient. */
 #include "check.h"
 
 #include "river-internal.h"
