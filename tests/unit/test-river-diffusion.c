@@ -71,38 +71,37 @@ dense_line (long double *d, int n, double k, int ring)
   free (m);
 }
 
-/* The step in long double: every row's line, then every column's (lines under 3 cells
- * left as they are); after each direction the roots (`root`) get their heights back. */
+/* Every line of one direction of a map of n cells: `lines` lines of `length` cells, line l's
+ * cell i at l * line_step + i * cell_step (lines under 3 cells left as they are); then the
+ * roots (`root`) get their heights back. */
 static void
-dense_step (long double *h, const uint8_t *root, int w, int hgt, double k, int ring)
+dense_direction (long double *h, const uint8_t *root, size_t n, int lines, int length,
+                 size_t line_step, size_t cell_step, double k, int ring)
 {
-  const size_t n = (size_t) w * hgt;
-  long double *line = malloc ((size_t) (w > hgt ? w : hgt) * sizeof (long double));
+  long double *line = malloc ((size_t) length * sizeof (long double));
   long double *before = malloc (n * sizeof (long double));
   memcpy (before, h, n * sizeof (long double));
-  for (int y = 0; y < hgt && w >= 3; y++)
+  for (int l = 0; l < lines && length >= 3; l++)
     {
-      for (int x = 0; x < w; x++)
-        line[x] = h[(size_t) y * w + x];
-      dense_line (line, w, k, ring);
-      for (int x = 0; x < w; x++)
-        h[(size_t) y * w + x] = line[x];
-    }
-  for (size_t i = 0; i < n; i++)
-    h[i] = root[i] ? before[i] : h[i];
-  memcpy (before, h, n * sizeof (long double));
-  for (int x = 0; x < w && hgt >= 3; x++)
-    {
-      for (int y = 0; y < hgt; y++)
-        line[y] = h[(size_t) y * w + x];
-      dense_line (line, hgt, k, ring);
-      for (int y = 0; y < hgt; y++)
-        h[(size_t) y * w + x] = line[y];
+      for (int i = 0; i < length; i++)
+        line[i] = h[l * line_step + i * cell_step];
+      dense_line (line, length, k, ring);
+      for (int i = 0; i < length; i++)
+        h[l * line_step + i * cell_step] = line[i];
     }
   for (size_t i = 0; i < n; i++)
     h[i] = root[i] ? before[i] : h[i];
   free (before);
   free (line);
+}
+
+/* The step in long double: every row's line, then every column's. */
+static void
+dense_step (long double *h, const uint8_t *root, int w, int hgt, double k, int ring)
+{
+  const size_t n = (size_t) w * hgt;
+  dense_direction (h, root, n, hgt, w, (size_t) w, 1, k, ring);
+  dense_direction (h, root, n, w, hgt, 1, (size_t) w, k, ring);
 }
 
 /* One step on a w x hgt map of heights up to `scale`; the dense reference when `dense`. */
