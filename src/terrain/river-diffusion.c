@@ -64,7 +64,8 @@ factor_line (RiverLine *l, int n, double k, int ring)
       l->forward[i] = (float) (-a * pivot);
       carried[i] = c * pivot;
       l->back[i] = (float) -carried[i];
-      w[i] = i == 0 ? 0.0 : (1.0 - a * w[i - 1]) * pivot;
+      if (ring)
+        w[i] = i == 0 ? 0.0 : (1.0 - a * w[i - 1]) * pivot;
     }
   l->length = n;
   if (ring)
