@@ -1,7 +1,10 @@
 /* A benchmark-only GEGL module (never installed): the operation terrain-bench:floor writes
  * height 0.5 into a layer in GIMP's own process, doing no other work. It is what every
  * terrain:* operation must do at the least, so tests/bench/gimp/bench-gimp.py times it as
- * the in-process floor, beside gimp-terrain.so.
+ * the in-process floor, beside gimp-terrain.so. terrain-bench:pass hands GIMP the layer
+ * back untouched, writing nothing: the least any merge costs, what a result served again
+ * (its pixels shared, not written) comes down to besides reading the layer
+ * (bench-effects.py).
  *
  * Built like GIMP's cheapest point operations: a filter (an input pad, so GIMP's drawable
  * filter path feeds it the layer and skips a source op's fixed cost), output in the input's
@@ -83,6 +86,49 @@ terrain_bench_floor_op_class_init (TerrainBenchFloorOpClass *klass)
                                  NULL);
 }
 
+/* ---- terrain-bench:pass: the floor, its output the input itself ---- */
+
+typedef TerrainBenchFloorOp      TerrainBenchPassOp;
+typedef TerrainBenchFloorOpClass TerrainBenchPassOpClass;
+
+G_DEFINE_DYNAMIC_TYPE (TerrainBenchPassOp, terrain_bench_pass_op, terrain_bench_floor_op_get_type ())
+
+static gboolean
+pass_process (GeglOperation *operation, GeglOperationContext *context, const gchar *output_pad,
+              const GeglRectangle *roi, gint level)
+{
+  (void) operation, (void) output_pad, (void) roi, (void) level;
+  gegl_operation_context_set_object (context, "output",
+                                     gegl_operation_context_get_object (context, "input"));
+  return TRUE;
+}
+
+static void
+terrain_bench_pass_op_class_init (TerrainBenchPassOpClass *klass)
+{
+  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);
+
+  operation_class->process = pass_process;
+  gegl_operation_class_set_keys (operation_class,
+                                 "name", "terrain-bench:pass",
+                                 "title", "Terrain benchmark pass-through",
+                                 "categories", "terrain-bench",
+                                 "description", "Benchmark only: the layer unchanged.",
+                                 NULL);
+}
+
+static void
+terrain_bench_pass_op_class_finalize (TerrainBenchPassOpClass *klass)
+{
+  (void) klass;
+}
+
+static void
+terrain_bench_pass_op_init (TerrainBenchPassOp *self)
+{
+  (void) self;
+}
+
 static void
 terrain_bench_floor_op_class_finalize (TerrainBenchFloorOpClass *klass)
 {
@@ -114,6 +160,9 @@ gegl_module_register (GTypeModule *module)
    * class is first needed: register anew then, but never over another module's type. */
   GType registered = g_type_from_name ("TerrainBenchFloorOp");
   if (registered == 0 || g_type_get_plugin (registered) == G_TYPE_PLUGIN (module))
-    terrain_bench_floor_op_register_type (module);
+    {
+      terrain_bench_floor_op_register_type (module);
+      terrain_bench_pass_op_register_type (module);
+    }
   return TRUE;
 }
