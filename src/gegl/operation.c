@@ -13,6 +13,7 @@
 #include "result-write.h"
 #include "stroke.h"
 #include "terrain-build-id.h"
+#include "tile-witness.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -593,6 +594,49 @@ shown_again (GeglOperation *operation, const TerrainResultKey *settings, gint in
          (*later = layer_for_later (operation, &self->shown_key, factor, cells)) != NULL;
 }
 
+/* ---- Results found by the layer's tiles (tile-witness.h) ---- */
+
+typedef struct
+{
+  GeglBuffer          *input;
+  const GeglRectangle *layer;
+} LayerTiles;
+
+static gboolean
+tiles_witnessed (gconstpointer witness, gpointer data)
+{
+  const LayerTiles *tiles = data;
+  return terrain_tile_witness_matches (witness, tiles->input, tiles->layer);
+}
+
+/* The kept result of these settings whose witness holds the input's tiles under the layer,
+ * and its key in *key; or NULL. The input has them where it holds the whole layer, within
+ * its extent and abyss (without a selection, GIMP's crop hands on the layer's own buffer):
+ * its bytes there are the layer's, however read_layer reads it. */
+static TerrainResult *
+witnessed_result (GeglBuffer *input, const GeglRectangle *layer,
+                  const TerrainResultKey *settings, gsize n, TerrainResultKey *key)
+{
+  LayerTiles tiles = { input, layer };
+  return terrain_result_lookup_witnessed (settings, n, tiles_witnessed, &tiles, key);
+}
+
+/* A witness of the input's tiles under the layer kept with the result, found again under
+ * `settings`: for a merge's render alone, which takes a clone of tiles that no stroke is
+ * painting (the canvas's renders may come while one is). */
+static void
+witness_layer (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *layer,
+               const TerrainResultKey *settings, TerrainResult *result)
+{
+  if (terrain_later_render () || terrain_stroke_render (OPERATION (operation)->stroke) ||
+      ! terrain_result_wants_witness (result))
+    return;
+  TerrainTileWitness *witness = terrain_tile_witness_new (input, layer);
+  if (witness)
+    terrain_result_keep_witness (result, settings, witness, terrain_tile_witness_bytes (witness),
+                                 terrain_tile_witness_free);
+}
+
 /* The procedure's heights for the whole layer: kept from an earlier render of the same
  * pixels and settings, else rendered and kept; for a stroke's render, the filter's look
  * (stroke.h: not kept); for the canvas's, when it can be, the look while the result is made
@@ -620,14 +664,20 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
                                                              factor, n, result, &later);
   const gboolean              reads = ! unread && terrain_reads_layer (info, self->values);
   TerrainResultKey            key = unread ? self->shown_key : settings;
+  /* A kept result whose layer's tiles are the input's needs the layer neither read nor
+   * hashed (at 1024 x 1024, 16 bits, that took 0.4 ms of a 1.9 ms merge served again). */
+  TerrainResult *witnessed =
+    reads ? witnessed_result (input, layer, &settings, n, &key) : NULL;
   /* The canvas's renders read the layer whole at once (after a stroke, its result is seldom
    * kept); the others only hash it, and read it whole where they make heights of it. */
-  if (reads &&
+  if (reads && ! witnessed &&
       ! read_layer (operation, input, source, layer, codec, &key, canvas ? &pixels : NULL))
     return TERRAIN_ERROR_NO_MEMORY;
   const gboolean         based = factor > 0 && terrain_stroke_has_base (self->stroke, &settings,
                                                                         width, height, factor);
-  gboolean reused = unread ? later == NULL : (*result = terrain_result_lookup (&key, n)) != NULL;
+  gboolean reused = unread      ? later == NULL
+                    : witnessed ? (*result = witnessed) != NULL
+                                : (*result = terrain_result_lookup (&key, n)) != NULL;
   if (! unread && ! reused)
     later = layer_for_later (operation, &key, factor, n);
   if (! reused && later == NULL && terrain_later_wait (&key))
@@ -690,6 +740,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
       if (status == TERRAIN_OK && ! look)
         terrain_result_keep (&key, *result);
     }
+  if (status == TERRAIN_OK && reads && ! look && ! witnessed)
+    witness_layer (operation, input, layer, &settings, *result);
   if (status == TERRAIN_OK && look)
     terrain_stroke_forget (operation);
   if (status == TERRAIN_OK && reduced_look && ! again && ! look_again)
@@ -733,7 +785,9 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   else
     log_render (operation, "%dx%d: %s%s", width, height,
                 reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed",
-                unread ? ", again, the layer not read" : "");
+                unread      ? ", again, the layer not read"
+                : witnessed ? ", its layer's tiles the same, not read"
+                            : "");
   g_clear_object (&later);
   *layer_pixels = g_steal_pointer (&pixels);
   return status;

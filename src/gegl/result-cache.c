@@ -92,6 +92,14 @@ terrain_result_hasher_key (const TerrainResultHasher *hasher)
 
 /* ---- The results: a list, most recently used first ---- */
 
+/* An object kept with a result while the result is kept, freed with it. */
+typedef struct
+{
+  gpointer       object;
+  GDestroyNotify free;
+  gsize          bytes; /* counted in the budget */
+} Attachment;
+
 struct TerrainResult
 {
   TerrainResultKey key;
@@ -102,9 +110,11 @@ struct TerrainResult
   /* Its pixels in one format, once written whole (terrain_result_keep_pixels): set once,
    * under the lock, and never changed while the result lives. */
   gconstpointer    pixels_format;
-  gpointer         pixels;
-  GDestroyNotify   free_pixels;
-  gsize            pixels_bytes;
+  Attachment       pixels;
+  /* A witness of the layer it was made of, found under the key of its settings alone:
+   * replaced under the lock, while the result is kept. */
+  TerrainResultKey witness_settings;
+  Attachment       witness;
 };
 
 static GMutex  lock;
@@ -124,13 +134,20 @@ budget (void)
 }
 
 static void
+free_attachment (Attachment *attachment)
+{
+  if (attachment->object)
+    attachment->free (attachment->object);
+}
+
+static void
 release (TerrainResult *result)
 {
   if (g_atomic_int_dec_and_test (&result->refs))
     {
       terrain_pages_free (result->heights);
-      if (result->pixels)
-        result->free_pixels (result->pixels);
+      free_attachment (&result->pixels);
+      free_attachment (&result->witness);
       g_free (result);
     }
 }
@@ -141,7 +158,7 @@ forget (GList *link)
 {
   TerrainResult *old = link->data;
   kept = g_list_delete_link (kept, link);
-  kept_bytes -= old->bytes + old->pixels_bytes;
+  kept_bytes -= old->bytes + old->pixels.bytes + old->witness.bytes;
   old->kept = FALSE;
   release (old);
 }
@@ -162,21 +179,48 @@ make_room (gsize bytes, const TerrainResult *spared)
     }
 }
 
+/* The result at `link`, the most recently used now, referenced. Under the lock. */
+static TerrainResult *
+use (GList *link)
+{
+  TerrainResult *result = link->data;
+  kept = g_list_remove_link (kept, link);
+  kept = g_list_concat (link, kept);
+  g_atomic_int_inc (&result->refs);
+  return result;
+}
+
 TerrainResult *
 terrain_result_lookup (const TerrainResultKey *key, gsize count)
 {
   TerrainResult *found = NULL;
   g_mutex_lock (&lock);
-  for (GList *l = kept; l; l = l->next)
+  for (GList *l = kept; l && ! found; l = l->next)
     {
       TerrainResult *result = l->data;
       if (memcmp (&result->key, key, sizeof *key) == 0 && result->bytes == count * sizeof (float))
+        found = use (l);
+    }
+  g_mutex_unlock (&lock);
+  return found;
+}
+
+TerrainResult *
+terrain_result_lookup_witnessed (const TerrainResultKey *settings, gsize count,
+                                 gboolean (*is_layer) (gconstpointer witness, gpointer data),
+                                 gpointer data, TerrainResultKey *key)
+{
+  TerrainResult *found = NULL;
+  g_mutex_lock (&lock);
+  for (GList *l = kept; l && ! found; l = l->next)
+    {
+      TerrainResult *result = l->data;
+      if (result->witness.object && result->bytes == count * sizeof (float) &&
+          memcmp (&result->witness_settings, settings, sizeof *settings) == 0 &&
+          is_layer (result->witness.object, data))
         {
-          kept = g_list_remove_link (kept, l);
-          kept = g_list_concat (l, kept);
-          g_atomic_int_inc (&result->refs);
-          found = result;
-          break;
+          found = use (l);
+          *key = found->key;
         }
     }
   g_mutex_unlock (&lock);
@@ -218,37 +262,68 @@ gboolean
 terrain_result_wants_pixels (TerrainResult *result)
 {
   g_mutex_lock (&lock);
-  const gboolean wants = result->kept && result->pixels == NULL;
+  const gboolean wants = result->kept && result->pixels.object == NULL;
   g_mutex_unlock (&lock);
   return wants;
+}
+
+/* Puts `given` in a kept result's `slot`, making room for it, and leaves in *given what
+ * the slot held, to be freed outside the lock. Under the lock. */
+static void
+attach (TerrainResult *result, Attachment *slot, Attachment *given)
+{
+  const Attachment held = *slot;
+  kept_bytes -= held.bytes;
+  make_room (given->bytes, result);
+  *slot = *given;
+  kept_bytes += given->bytes;
+  *given = held;
 }
 
 void
 terrain_result_keep_pixels (TerrainResult *result, gconstpointer format, gpointer pixels,
                             gsize bytes, GDestroyNotify free_pixels)
 {
+  Attachment given = { pixels, free_pixels, bytes };
   g_mutex_lock (&lock);
-  const gboolean keeps = result->kept && result->pixels == NULL &&
-                         result->bytes + bytes <= budget ();
-  if (keeps)
+  if (result->kept && result->pixels.object == NULL && result->bytes + bytes <= budget ())
     {
-      make_room (bytes, result);
       result->pixels_format = format;
-      result->pixels = g_steal_pointer (&pixels);
-      result->free_pixels = free_pixels;
-      result->pixels_bytes = bytes;
-      kept_bytes += bytes;
+      attach (result, &result->pixels, &given);
     }
   g_mutex_unlock (&lock);
-  if (pixels)
-    free_pixels (pixels);
+  free_attachment (&given);
+}
+
+gboolean
+terrain_result_wants_witness (TerrainResult *result)
+{
+  g_mutex_lock (&lock);
+  const gboolean wants = result->kept;
+  g_mutex_unlock (&lock);
+  return wants;
+}
+
+void
+terrain_result_keep_witness (TerrainResult *result, const TerrainResultKey *settings,
+                             gpointer witness, gsize bytes, GDestroyNotify free_witness)
+{
+  Attachment given = { witness, free_witness, bytes };
+  g_mutex_lock (&lock);
+  if (result->kept && result->bytes + result->pixels.bytes + bytes <= budget ())
+    {
+      result->witness_settings = *settings;
+      attach (result, &result->witness, &given);
+    }
+  g_mutex_unlock (&lock);
+  free_attachment (&given);
 }
 
 gpointer
 terrain_result_pixels (TerrainResult *result, gconstpointer format)
 {
   g_mutex_lock (&lock);
-  gpointer pixels = result->pixels_format == format ? result->pixels : NULL;
+  gpointer pixels = result->pixels_format == format ? result->pixels.object : NULL;
   g_mutex_unlock (&lock);
   return pixels;
 }

@@ -14,10 +14,15 @@
  * so that the same merge again shares them with its output instead of converting every
  * height once more (at 4096² a 16-bit layer's took 65 % of such a merge in GIMP's process).
  *
- * Memory is bounded: the results held, heights and pixels, add up to at most
+ * A result merged also keeps a witness of the layer it was made of (tile-witness.h), so that
+ * the same layer's tiles find it again without the layer being read and hashed.
+ *
+ * Memory is bounded: the results held, their heights, pixels and what their witnesses may
+ * keep alive (the layer's tiles, once the layer is written), add up to at most
  * TERRAIN_RESULT_CACHE_MB (default 512 MiB, 0 turns the cache off), the least recently used
  * going first; a result larger than the whole budget is not kept. A 8192² layer's heights
- * are 256 MiB: two are kept, or one with its 16-bit pixels (128 MiB). */
+ * are 256 MiB: two are kept, or one with its 16-bit pixels (128 MiB) and its witness (the
+ * layer's 128 MiB). */
 #ifndef TERRAIN_RESULT_CACHE_H
 #define TERRAIN_RESULT_CACHE_H
 
@@ -67,6 +72,22 @@ void           terrain_result_keep_pixels (TerrainResult *result, gconstpointer 
 /* The result's pixels in `format` (the object given to terrain_result_keep_pixels, the
  * result's while it lives), or NULL. */
 gpointer       terrain_result_pixels (TerrainResult *result, gconstpointer format);
+/* Whether the result is kept (and so would keep a witness). */
+gboolean       terrain_result_wants_witness (TerrainResult *result);
+/* Keeps with the result, while it is kept, a witness that a layer is the one it was made of
+ * (tile-witness.h: an object now the result's, which free_witness frees, that may keep
+ * `bytes` alive), found under `settings`, the key of its settings alone; an earlier witness
+ * goes. Frees it instead when the result is not kept or it does not fit. */
+void           terrain_result_keep_witness (TerrainResult *result,
+                                            const TerrainResultKey *settings, gpointer witness,
+                                            gsize bytes, GDestroyNotify free_witness);
+/* The kept result of count heights under `settings` whose witness `is_layer` (called with
+ * the witness and `data`, under the cache's lock) says is the layer's, referenced, and its
+ * key in *key; or NULL. */
+TerrainResult *terrain_result_lookup_witnessed (const TerrainResultKey *settings, gsize count,
+                                                gboolean (*is_layer) (gconstpointer witness,
+                                                                      gpointer data),
+                                                gpointer data, TerrainResultKey *key);
 void           terrain_result_unref (TerrainResult *result);
 /* Keeps no result any more (each goes with its last reference), as GIMP quits: their pixels
  * are GEGL's memory, which GEGL checks is given back before it shuts down. */

@@ -7,6 +7,7 @@ One script runs twice in GIMP with the module: with the cache, and with it off
   B  a second layer with the same pixels       reused, same bytes as A
   C  the same, as an effect, then merged       reused, same bytes as A
   D  one pixel changed                          computed
+  N  six pixels filled by GIMP                  computed
   E  one setting changed                        computed
   F  a selection                                reused (GIMP masks), outside it untouched
   H  a layer with alpha                         computed
@@ -16,7 +17,9 @@ One script runs twice in GIMP with the module: with the cache, and with it off
   M  the same, one pixel changed in its last strip  computed
   G  the image at another precision             computed
 The module logs each render ("computed" or "reused") to the file TERRAIN_RENDER_LOG names,
-where the script marks its steps. Every
+where the script marks its steps. B and C find A's result by the layer's tiles, not read
+(src/gegl/tile-witness.h: a copied layer shares its tiles' memory); F, under a selection,
+by reading the layer, as I (its pixels written anew). Every
 step's bytes must be the same in both sessions: the cache never changes a result, it only
 saves the work.
 
@@ -84,6 +87,13 @@ buffer.set(Gegl.Rectangle.new(90, 70, 1, 1), "Y' u16", b"\xff\xff")
 buffer.flush()
 erode("D", changed)
 erode("E", copy_of(original), **{"area-exponent": 0.45})
+# Written by GIMP itself, in place, on a layer whose tiles were those of A's result.
+painted = copy_of(original)
+image.select_rectangle(Gimp.ChannelOps.REPLACE, 40, 50, 3, 2)
+out["N-painted"] = [painted.edit_fill(Gimp.FillType.WHITE),
+                    layer_bytes(painted) != layer_bytes(original)]
+Gimp.Selection.none(image)
+erode("N", painted)
 
 selected = copy_of(original)
 image.select_rectangle(Gimp.ChannelOps.REPLACE, 20, 30, 100, 90)
@@ -140,20 +150,25 @@ with open(OUT, "w") as f:
 # What the module must log at each step with the cache on.
 EXPECTED = {"A": "computed", "B": "reused", "C": "reused", "D": "computed", "E": "computed",
             "F": "reused", "G": "computed", "H": "computed", "I": "reused", "L": "computed",
-            "M": "computed"}
+            "M": "computed", "N": "computed"}
+# The steps whose result is found by the layer's tiles (the module logs "its layer's tiles
+# the same"), and those found by reading the layer.
+BY_TILES, BY_READING = ("B", "C"), ("F", "I")
 
 
 def renders_by_step(log):
-    """{step: [what the module logged for River Erosion during it, in order]}."""
+    """{step: [what the module logged for River Erosion during it, in order]}; a reuse found
+    by the layer's tiles is "reused by tiles"."""
     steps, current = {}, None
     for line in open(log).read().splitlines() if os.path.exists(log) else []:
         marker = re.match(r"STEP (\S+)$", line)
         if marker:
             current = marker.group(1).replace("C-append", "C")
             steps.setdefault(current, [])
-        found = re.search(r"terrain:river-erosion \d+x\d+: (computed|reused|failed)", line)
+        found = re.search(r"terrain:river-erosion \d+x\d+: (computed|reused|failed)(, its layer's "
+                          r"tiles the same)?", line)
         if found and current:
-            steps[current].append(found.group(1))
+            steps[current].append(found.group(1) + (" by tiles" if found.group(2) else ""))
     return steps
 
 
@@ -180,7 +195,7 @@ print("with the cache:", cached_renders)
 print("without it:   ", plain_renders)
 
 for name, wanted in EXPECTED.items():
-    renders = cached_renders.get(name, [])
+    renders = [r.replace(" by tiles", "") for r in cached_renders.get(name, [])]
     checks.check(renders[:1] == [wanted],
                  "step %s: the module logged %s, not %s first" % (name, renders, wanted))
     checks.check("computed" not in renders[1:],
@@ -201,6 +216,15 @@ for name in ("J", "K"):
                  % name)
     checks.check(cached.get(name + "-own-alpha") is True,
                  "generator step %s: the layer's alpha was not kept" % name)
+for name in BY_TILES:
+    checks.check(cached_renders.get(name, [])[:1] == ["reused by tiles"],
+                 "step %s was not found by the layer's tiles: %s" % (name, cached_renders.get(name)))
+for name in BY_READING:
+    checks.check(cached_renders.get(name, [])[:1] == ["reused"],
+                 "step %s was not found by reading the layer: %s" % (name, cached_renders.get(name)))
+checks.check(cached.get("N-painted") == [True, True], "step N: the fill changed nothing: %s"
+             % cached.get("N-painted"))
+checks.check(cached.get("N") != cached.get("A"), "step N gave step A's bytes")
 checks.check(cached.get("F-outside-untouched") is True, "outside the selection the layer changed")
 checks.check(cached.get("F") != cached.get("A"), "the selection was not honoured")
 checks.done()
