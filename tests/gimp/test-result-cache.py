@@ -7,8 +7,8 @@ One script runs twice in GIMP with the module: with the cache, and with it off
   B  a second layer with the same pixels       reused, same bytes as A
   C  the same, as an effect, then merged       reused, same bytes as A
   D  one pixel changed                          computed
-  N  six pixels filled by GIMP                  computed
   E  one setting changed                        computed
+  N  six pixels filled by GIMP, in place        computed
   F  a selection                                reused (GIMP masks), outside it untouched
   H  a layer with alpha                         computed
   I  a second one with the same pixels          reused, same bytes as H

@@ -17,10 +17,10 @@ layer (terrain-bench:floor: in its own format, reading nothing), and the least a
 costs (terrain-bench:pass: the layer handed back untouched). "Again" shares its kept
 pixels with the output, so it is the pass's time, plus reading the layer to know it is the
 same: "again" at most 10 % of "first" needs a "first" of about ten passes and that reading.
-At 1024² also, through
-the procedures (so with the plug-in's start, about 55 ms), the slow River Erosion settings an
-artist paints under: growing ranges from the layer (uplift "layer", age 200, diffusion 3) and
-the river-valleys landscape preset, against the same Plasma.
+At 1024² also, through the procedures (so with the plug-in's start, about 55 ms), the slow
+River Erosion settings an artist paints under: growing ranges from the layer (uplift
+"layer", age 200, diffusion 3) and the river-valleys landscape preset, against the same
+Plasma.
 
 usage: bench-effects.py PLUGIN GEGL_MODULE WORKDIR [--sizes 1024,4096] [--rounds N]
                         [--only NAME,...] [--floor-op terrain-bench-floor-op.so]
