@@ -6,7 +6,8 @@
  * Arguments are the procedure's PDB arguments by name (choices by nick); omitted ones take
  * their defaults, exactly as a Script-Fu keyword call does. OUT.pgm is a 16-bit PGM,
  * OUT.pfm a float PFM. Filters, and generators with guide=1, read the layer's heights
- * from --input (8- or 16-bit PGM). --reduced renders a filter's look on the layer reduced
+ * from --input: an 8- or 16-bit PGM, a grey PFM or raw floats named NAME-W-H.f32, of
+ * WIDTH x HEIGHT (a PFM's or raw file's heights as they are: a layer's are in [0, 1]). --reduced renders a filter's look on the layer reduced
  * FACTOR times (src/procedures/reduced.h: what GIMP shows while a stroke is painted under its
  * effect; FACTOR 0 takes the GEGL module's factor for the layer's size).
  * The integration tests compare GIMP's pixels against this program's output.
@@ -23,7 +24,7 @@ static int
 usage (void)
 {
   fprintf (stderr, "usage: terrain-render PROCEDURE WIDTH HEIGHT OUT.pgm|OUT.pfm "
-                   "[--input IN.pgm] [--reduced FACTOR] [name=value ...]\nprocedures:\n");
+                   "[--input IN.pgm|IN.pfm|NAME-W-H.f32] [--reduced FACTOR] [name=value ...]\nprocedures:\n");
   for (int i = 0; terrain_procedures[i]; i++)
     fprintf (stderr, "  %s\n", terrain_procedures[i]->name);
   return 2;
@@ -50,6 +51,24 @@ set_argument (const TerrainProcedureInfo *info, TerrainArgValue *values, char *a
     fprintf (stderr, "terrain-render: %s=%s is not a number in [%g, %g]\n", arg->name, text,
              arg->min, arg->max);
   return 1;
+}
+
+/* The layer's heights from a PGM, PFM or NAME-W-H.f32 of width x height. */
+static int
+read_input (const char *path, float *heights, int width, int height)
+{
+  int    w = 0, h = 0;
+  float *in = pnm_read_heights (path, &w, &h);
+  if (in == NULL || w != width || h != height)
+    {
+      fprintf (stderr, "terrain-render: cannot read %s as a %dx%d PGM, PFM or NAME-W-H.f32\n",
+               path, width, height);
+      free (in);
+      return 1;
+    }
+  memcpy (heights, in, (size_t) width * height * sizeof (float));
+  free (in);
+  return 0;
 }
 
 int
@@ -83,9 +102,8 @@ main (int argc, char **argv)
       if (strcmp (argv[a], "--input") == 0 && a + 1 < argc)
         {
           have_input = 1;
-          if (pnm_read_gray (argv[++a], heights, width, height) != 0)
-            return fprintf (stderr, "terrain-render: cannot read %s as a %dx%d PGM\n",
-                            argv[a], width, height), 1;
+          if (read_input (argv[++a], heights, width, height) != 0)
+            return 1;
           continue;
         }
       if (set_argument (info, values, argv[a]) != 0)
