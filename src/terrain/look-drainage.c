@@ -2,9 +2,12 @@
  * define it (tests/unit/drainage.c): receivers by steepest descent to one of 8 neighbours
  * (diagonals at sqrt 2, a strictly lower one only), the border draining off the map, the
  * drainage area in cells, the channel cells those of area at least a thousandth of the map.
- * Before that the map is filled by priority-flood (Barnes, Lehman & Mulla 2014) without
- * epsilon, so that a closed pit does not end its river: a filled lake is a flat, which has
- * no slope to be measured and passes no water (its cells are no channel cells). */
+ * Before that the map is filled by priority-flood with epsilon (Barnes, Lehman & Mulla
+ * 2014), so that water passes through a closed pit, as a river through a lake: without it
+ * a map of many small pits (noise, droplets) has no cell of a thousandth of a 4096^2 map's
+ * area, and no figure. The slope of a cell the fill raised, or that drains into one, is
+ * the fill's and not the land's: such cells pass their water on but are left out of the
+ * fit. */
 #include "look-internal.h"
 #include "terrain-common.h"
 
@@ -60,39 +63,44 @@ heap_pop (Heap *q)
   return top;
 }
 
-/* Priority-flood from the border: a cell reached from a higher one is raised to its height
- * and flooded from next (first in first out, Barnes et al.'s "improved" variant). `closed`
- * (w * h bytes, zeroed) and `queue` (w * h cells) are scratch. */
+/* Priority-flood+epsilon from the border: a cell reached from one not below it is raised to
+ * the next float above that one. `state` (w * h bytes, zeroed) ends RAISED for the raised
+ * cells, 1 for the others; `queue` (w * h cells) is the heap. */
+#define RAISED 2
+
 static void
-fill (float *h, int w, int hh, uint8_t *closed, uint32_t *queue)
+fill (float *h, int w, int hh, uint8_t *state, uint32_t *queue)
 {
-  Heap   q = { queue, 0, h };
-  size_t pit_first = 0, pit_end = 0; /* the FIFO lives at the end of `queue` */
-  const size_t n = (size_t) w * hh;
-  uint32_t    *pit = queue; /* grows down from n - 1 */
+  Heap q = { queue, 0, h };
   for (int y = 0; y < hh; y++)
     for (int x = 0; x < w; x++)
       if (x == 0 || y == 0 || x == w - 1 || y == hh - 1)
-        closed[(size_t) y * w + x] = 1, heap_push (&q, (uint32_t) ((size_t) y * w + x));
-  while (q.size > 0 || pit_first < pit_end)
+        state[(size_t) y * w + x] = 1, heap_push (&q, (uint32_t) ((size_t) y * w + x));
+  while (q.size > 0)
     {
-      const uint32_t c = pit_first < pit_end ? pit[n - 1 - pit_first++] : heap_pop (&q);
+      const uint32_t c = heap_pop (&q);
       const int      x = (int) (c % (uint32_t) w), y = (int) (c / (uint32_t) w);
       for (int k = 0; k < 8; k++)
         {
           const int nx = x + DX[k], ny = y + DY[k];
-          if (nx < 0 || ny < 0 || nx >= w || ny >= hh || closed[(size_t) ny * w + nx])
+          if (nx < 0 || ny < 0 || nx >= w || ny >= hh || state[(size_t) ny * w + nx])
             continue;
           const uint32_t j = (uint32_t) ((size_t) ny * w + nx);
-          closed[j] = 1;
+          state[j] = 1;
           if (h[j] <= h[c])
-            h[j] = h[c], pit[n - 1 - pit_end++] = j;
-          else
-            heap_push (&q, j);
+            h[j] = nextafterf (h[c], INFINITY), state[j] = RAISED;
+          heap_push (&q, j);
         }
-      if (pit_first == pit_end)
-        pit_first = pit_end = 0;
     }
+}
+
+/* The fill's own slopes (a raised cell's, a cell's into a raised one) to 0: not fitted. */
+static void
+drop_filled (const uint32_t *r, const uint8_t *state, size_t n, float *slope)
+{
+  for (size_t i = 0; i < n; i++)
+    if (r[i] != NONE && (state[i] == RAISED || state[r[i]] == RAISED))
+      slope[i] = 0.0f;
 }
 
 /* Steepest-descent receivers of the inner cells (NONE: the border, or no lower neighbour),
@@ -146,7 +154,8 @@ areas (const uint32_t *r, size_t n, uint32_t *area, uint8_t *donors, uint32_t *q
     }
 }
 
-/* theta = minus the least-squares slope of log S on log A over the channel cells, and r^2. */
+/* theta = minus the least-squares slope of log S on log A over the channel cells with a
+ * slope of their own, and r^2. */
 static void
 regress (const uint32_t *r, const uint32_t *area, const float *slope, size_t n, double *theta,
          double *r2)
@@ -154,7 +163,7 @@ regress (const uint32_t *r, const uint32_t *area, const float *slope, size_t n, 
   const double min_area = (double) n / CHANNEL_AREA_DIVISOR;
   double       sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, m = 0;
   for (size_t i = 0; i < n; i++)
-    if (r[i] != NONE && area[i] >= min_area)
+    if (r[i] != NONE && area[i] >= min_area && slope[i] > 0.0f)
       {
         const double lx = log ((double) area[i]), ly = log ((double) slope[i]);
         sx += lx, sy += ly, sxx += lx * lx, syy += ly * ly, sxy += lx * ly, m += 1.0;
@@ -183,6 +192,7 @@ look_slope_area (const float *heights, int width, int height, const LookRelief *
         h[i] = (float) (relief->scale * (heights[i] - relief->lowest));
       fill (h, width, height, scratch, queue);
       receivers (h, width, height, r, slope);
+      drop_filled (r, scratch, n, slope);
       areas (r, n, area, scratch, queue);
       regress (r, area, slope, n, theta, r2);
     }

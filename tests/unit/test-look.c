@@ -183,6 +183,15 @@ test_theta (void)
   CHECK (fabs (l.theta - 0.5) < 0.05, "theta %g, want 0.5", l.theta);
   CHECK (l.theta_r2 > 0.9, "r^2 %g", l.theta_r2);
   CHECK (l.pits == 0.0, "pits %g", l.pits);
+  /* Holes dug along the rivers: water passes through them as through lakes, the law holds. */
+  for (int k = 0; k < 20; k++)
+    f[(size_t) (20 + 4 * k) * side + 20 + 4 * k] -= 0.2f;
+  const TerrainLook dug = measure (f, side, side);
+  printf ("theta: the same with 20 holes dug %.3f (r^2 %.3f), pits %.2f %%\n", dug.theta,
+          dug.theta_r2, dug.pits);
+  CHECK (fabs (dug.theta - 0.5) < 0.05 && dug.theta_r2 > 0.9, "holes: theta %g (r^2 %g)",
+         dug.theta, dug.theta_r2);
+  CHECK (dug.pits > 0.0, "holes: pits %g", dug.pits);
   /* The same with a noise of pixel size: theta is not the law's. */
   TerrainRng rng;
   terrain_rng_init (&rng, 3, 0);

@@ -18,10 +18,11 @@
  *    frequencies in cycles across the map's width and height). Too low: noisy; too high:
  *    blurred.
  *  - theta and theta_r2: the slope-area exponent and its r^2. After a priority-flood fill
- *    (no epsilon: a filled flat has no slope and passes no water), every cell drains to its
- *    steepest lower neighbour of 8 (diagonals at sqrt 2); the channel cells are those whose
- *    drainage area is at least a thousandth of the map; theta is minus the least-squares
- *    slope of log S against log A over them (S = A^-theta: real rivers 0.3-0.8).
+ *    with epsilon, every cell drains to its steepest lower neighbour of 8 (diagonals at
+ *    sqrt 2); the channel cells are those whose drainage area is at least a thousandth of
+ *    the map; theta is minus the least-squares slope of log S against log A over them
+ *    (S = A^-theta: real rivers 0.3-0.8), leaving out the cells whose slope the fill made
+ *    (raised, or draining into a raised cell).
  *  - pits: closed pits, in percent of the inner cells: cells off the border with no strictly
  *    lower neighbour of 8, on the heights as given (nothing filled).
  *
