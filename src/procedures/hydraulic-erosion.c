@@ -56,9 +56,11 @@ const TerrainProcedureInfo terrain_procedure_hydraulic_erosion = {
              "its direction, which keeps `inertia` of itself and follows the bilinear gradient for "
              "the rest. Its capacity (how much sediment it can carry) is max(drop x speed x water x capacity, 0.01): below it the "
              "droplet erodes `erosion` of the free capacity (never more than the drop) from the "
-             "pixels within `radius`; above it, or going uphill, it deposits on the 4 pixels around "
-             "it. Gravity is 4; water evaporates by `evaporation` a step. A droplet that stops on "
-             "the layer drops what it carries; one that runs off the layer takes it away, so the "
+             "pixels within `radius`, none below the height it flows down to, so it digs no pits; "
+             "above it, or going uphill, it deposits on the 4 pixels around it, none above the "
+             "height it comes from, so hollows fill first. Gravity is 4; water evaporates by "
+             "`evaporation` a step. A droplet that stops on the layer spreads what it carries over "
+             "the pixels within `radius`; one that runs off the layer takes it away, so the "
              "total height changes only by what leaves over the border. Heights never go below 0. "
              "The same seed gives the same result. The selection is honoured."),
   .kind = TERRAIN_FILTER,

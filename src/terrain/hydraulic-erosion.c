@@ -153,67 +153,90 @@ on_map (const Run *r, double x, double y)
  * Each returns what the pixel really gained or lost: its float value after minus before,
  * exact in double (up to the rare double rounding of floats of very different size). */
 
-/* Adds amount >= 0, up to FLT_MAX. */
+/* Adds up to amount >= 0 to a pixel, never above ceiling, nor FLT_MAX: a pixel at or above
+ * ceiling takes nothing. */
 static double
-add_to (float *pixel, double amount)
+add_to (float *pixel, double amount, double ceiling)
 {
-  const double before = *pixel, after = before + amount;
+  const double before = *pixel, after = before + max_d (min_d (ceiling - before, amount), 0.0);
   *pixel = (float) (after < FLT_MAX ? after : FLT_MAX);
   return *pixel - before;
 }
 
-/* Takes up to amount >= 0 from a pixel, never below 0: a pixel at or below 0 gives nothing.
- * In float, the brush loop being the hot spot. What it gave, before - after, is exact in
- * float (after = before - take rounded, with 0 <= take <= before: Dekker's Fast2Sum, whose
- * s - a is exact), so the double difference needs no conversion of both. */
+/* Drops amount >= 0 on the 4 pixels of c, bilinearly, none above ceiling. */
 static inline double
-take_from (float *pixel, float amount)
+drop (const Run *r, Corners c, double amount, double ceiling)
 {
-  const float before = *pixel;
-  const float take = before < amount ? before : amount;
+  float *d = r->data + c.nw;
+  return add_to (d, amount * (1.0 - c.fx) * (1.0 - c.fy), ceiling)
+         + add_to (d + c.right, amount * c.fx * (1.0 - c.fy), ceiling)
+         + add_to (d + c.down, amount * (1.0 - c.fx) * c.fy, ceiling)
+         + add_to (d + c.down + c.right, amount * c.fx * c.fy, ceiling);
+}
+
+/* Takes up to amount >= 0 from a pixel, never below floor >= 0: a pixel at or below floor
+ * gives nothing. In float, the brush loop being the hot spot. What it gave, before - after,
+ * is exact in float (after = before - take rounded, with 0 <= take <= before, floor being
+ * >= 0: Dekker's Fast2Sum, whose s - a is exact), so the double difference needs no
+ * conversion of both. */
+static inline double
+take_from (float *pixel, float amount, float floor)
+{
+  const float before = *pixel, room = before - floor;
+  const float take = room < amount ? room : amount;
   const float after = before - (take > 0.0f ? take : 0.0f);
   *pixel = after;
   return before - after;
 }
 
-/* Drops amount >= 0 on the 4 pixels of c, bilinearly. */
+/* Adds up to amount >= 0 to a pixel, never above ceiling, nor FLT_MAX: a pixel at or above
+ * ceiling takes nothing. */
 static inline double
-drop (const Run *r, Corners c, double amount)
+give_to (float *pixel, float amount, float ceiling)
 {
-  float *d = r->data + c.nw;
-  return add_to (d, amount * (1.0 - c.fx) * (1.0 - c.fy))
-         + add_to (d + c.right, amount * c.fx * (1.0 - c.fy))
-         + add_to (d + c.down, amount * (1.0 - c.fx) * c.fy)
-         + add_to (d + c.down + c.right, amount * c.fx * c.fy);
+  const float before = *pixel, room = ceiling - before;
+  const float give = room < amount ? room : amount;
+  const float sum = before + (give > 0.0f ? give : 0.0f);
+  *pixel = sum < FLT_MAX ? sum : FLT_MAX;
+  return (double) *pixel - before;
 }
 
-/* Takes a * share from the brush's groups around `centre`: a sum per lane of the groups, so
- * the lanes' additions are independent chains. The portable code, for any CPU. */
+/* Takes a * share from the brush's groups around `centre`, none below floor: a sum per lane
+ * of the groups, so the lanes' additions are independent chains. The portable code, for any
+ * CPU. */
 static double
-erode_groups_portable (const Brush *b, float *centre, float a)
+erode_groups_portable (const Brush *b, float *centre, float a, float floor)
 {
   double lane[GROUP_WIDTH] = { 0.0 };
   for (int g = 0; g < b->groups; g++)
     for (int l = 0; l < GROUP_WIDTH; l++)
-      lane[l] += take_from (centre + b->group_offset[g] + l, a * b->group_share[g][l]);
+      lane[l] += take_from (centre + b->group_offset[g] + l, a * b->group_share[g][l], floor);
   return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
 
 #if defined(__SSE2__)
-/* With SSE2 a group is a vector: the same operations on each lane as take_from, so the
- * same bits. */
-static double
-erode_groups_sse2 (const Brush *b, float *centre, float a)
+/* take_from on the 4 pixels of a vector, with the same operations lane for lane (so the same
+ * bits): the pixels' new values. minps (x, y) is x < y ? x : y, maxps (x, 0) is x > 0 ? x :
+ * 0: take_from's rule. */
+static inline __m128
+taken_sse2 (__m128 before, __m128 want, __m128 floor)
 {
-  const __m128 amount = _mm_set1_ps (a), zero = _mm_setzero_ps ();
+  return _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (_mm_sub_ps (before, floor), want),
+                                         _mm_setzero_ps ()));
+}
+
+/* With SSE2 a group is a vector. */
+static double
+erode_groups_sse2 (const Brush *b, float *centre, float a, float floor)
+{
+  const __m128 amount = _mm_set1_ps (a), bound = _mm_set1_ps (floor);
   __m128d      low = _mm_setzero_pd (), high = _mm_setzero_pd ();
   for (int g = 0; g < b->groups; g++)
     {
       float       *pixel = centre + b->group_offset[g];
       const __m128 before = _mm_loadu_ps (pixel);
-      const __m128 want = _mm_mul_ps (amount, _mm_loadu_ps (b->group_share[g]));
-      /* minps (x, y) is x < y ? x : y, maxps (x, 0) is x > 0 ? x : 0: take_from's rule. */
-      const __m128 after = _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (before, want), zero));
+      const __m128 after = taken_sse2 (before, _mm_mul_ps (amount, _mm_loadu_ps (b->group_share[g])),
+                                       bound);
       _mm_storeu_ps (pixel, after);
       const __m128 taken = _mm_sub_ps (before, after); /* exact: take_from */
       low = _mm_add_pd (low, _mm_cvtps_pd (taken));
@@ -231,12 +254,11 @@ erode_groups_sse2 (const Brush *b, float *centre, float a)
 
 /* Adds to the lanes' sums what one group gave, its pixels taken: as erode_groups_sse2. */
 AVX2 static inline __m256d
-take_group_avx2 (float *pixel, const float *share, float a, __m256d sum)
+take_group_avx2 (float *pixel, const float *share, float a, float floor, __m256d sum)
 {
   const __m128 before = _mm_loadu_ps (pixel);
-  const __m128 want = _mm_mul_ps (_mm_set1_ps (a), _mm_loadu_ps (share));
-  const __m128 after = _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (before, want),
-                                                       _mm_setzero_ps ()));
+  const __m128 after = taken_sse2 (before, _mm_mul_ps (_mm_set1_ps (a), _mm_loadu_ps (share)),
+                                   _mm_set1_ps (floor));
   _mm_storeu_ps (pixel, after);
   return _mm256_add_pd (sum, _mm256_cvtps_pd (_mm_sub_ps (before, after)));
 }
@@ -244,11 +266,12 @@ take_group_avx2 (float *pixel, const float *share, float a, __m256d sum)
 /* The same for two consecutive groups of a row in one vector of 8: the first group's
  * values, then the second's, as erode_groups_sse2 adds them. */
 AVX2 static inline __m256d
-take_pair_avx2 (float *pixel, const float *share, float a, __m256d sum)
+take_pair_avx2 (float *pixel, const float *share, float a, float floor, __m256d sum)
 {
   const __m256 before = _mm256_loadu_ps (pixel);
   const __m256 want = _mm256_mul_ps (_mm256_set1_ps (a), _mm256_loadu_ps (share));
-  const __m256 after = _mm256_sub_ps (before, _mm256_max_ps (_mm256_min_ps (before, want),
+  const __m256 room = _mm256_sub_ps (before, _mm256_set1_ps (floor));
+  const __m256 after = _mm256_sub_ps (before, _mm256_max_ps (_mm256_min_ps (room, want),
                                                              _mm256_setzero_ps ()));
   _mm256_storeu_ps (pixel, after);
   const __m256 taken = _mm256_sub_ps (before, after);
@@ -271,7 +294,7 @@ brush_half_width (int radius, int dy)
  * loop, no offsets read), a pair of groups in one vector, the 4 lane sums in one vector of
  * doubles. Each lane adds its groups' values in brush_init's order: the same bits. */
 __attribute__ ((always_inline)) AVX2 static inline double
-erode_rows_avx2 (const Brush *b, float *centre, float a, const int radius)
+erode_rows_avx2 (const Brush *b, float *centre, float a, float floor, const int radius)
 {
   const float *share = b->group_share[0];
   float       *row = centre - (radius - 1) * b->width;
@@ -284,9 +307,11 @@ erode_rows_avx2 (const Brush *b, float *centre, float a, const int radius)
 #pragma GCC unroll 4
       for (int g = 0; g < groups; g += 2)
         if (g + 1 < groups)
-          sum = take_pair_avx2 (row - half + g * GROUP_WIDTH, share + g * GROUP_WIDTH, a, sum);
+          sum = take_pair_avx2 (row - half + g * GROUP_WIDTH, share + g * GROUP_WIDTH, a, floor,
+                                sum);
         else
-          sum = take_group_avx2 (row - half + g * GROUP_WIDTH, share + g * GROUP_WIDTH, a, sum);
+          sum = take_group_avx2 (row - half + g * GROUP_WIDTH, share + g * GROUP_WIDTH, a, floor,
+                                 sum);
       share += groups * GROUP_WIDTH;
     }
   double lane[GROUP_WIDTH];
@@ -295,9 +320,10 @@ erode_rows_avx2 (const Brush *b, float *centre, float a, const int radius)
 }
 
 #define ERODE_ROWS_AVX2(radius)                                                               \
-  AVX2 static double erode_rows_##radius##_avx2 (const Brush *b, float *centre, float a)      \
+  AVX2 static double erode_rows_##radius##_avx2 (const Brush *b, float *centre, float a,      \
+                                                 float floor)                                 \
   {                                                                                           \
-    return erode_rows_avx2 (b, centre, a, radius);                                           \
+    return erode_rows_avx2 (b, centre, a, floor, radius);                                    \
   }
 ERODE_ROWS_AVX2 (1)
 ERODE_ROWS_AVX2 (2)
@@ -351,20 +377,15 @@ erode_groups_kernel (int radius)
   return erode_groups_portable;
 }
 
-/* Takes amount >= 0 from the brush around pixel (nx, ny), with the brush weights
- * normalised over the pixels on the map (amounts beyond FLT_MAX are FLT_MAX: no pixel holds
- * more). */
-double
-hydraulic_erode (const Run *r, int nx, int ny, double amount)
+/* The brush's pixels around pixel (nx, ny) on the map, each with its weight normalised over
+ * them, to `deposit` (give_to, up to limit) or to take from (take_from, down to limit), in
+ * brush_init's order: what they gained or gave. */
+static double
+brush_clipped (const Run *r, int nx, int ny, float a, float limit, int deposit)
 {
   const Brush *b = &r->brush;
   float       *centre = r->data + (size_t) ny * r->width + nx;
-  const float  a = (float) min_d (amount, FLT_MAX);
-  double       taken = 0.0;
-  if (hydraulic_brush_inside (r, nx, ny))
-    return r->erode_groups (b, centre, a);
-  /* Clipped by the border: the centre (weight 1) is always in. */
-  double total = 0.0;
+  double       total = 0.0, moved = 0.0;
   for (int k = 0; k < b->count; k++)
     {
       const int x = nx + b->dx[k], y = ny + b->dy[k];
@@ -375,10 +396,25 @@ hydraulic_erode (const Run *r, int nx, int ny, double amount)
     {
       const int x = nx + b->dx[k], y = ny + b->dy[k];
       if (x >= 0 && x < r->width && y >= 0 && y < r->height)
-        taken += take_from (centre + (ptrdiff_t) b->dy[k] * r->width + b->dx[k],
-                            (float) (a * (b->weight[k] / total)));
+        {
+          float      *pixel = centre + (ptrdiff_t) b->dy[k] * r->width + b->dx[k];
+          const float want = (float) (a * (b->weight[k] / total));
+          moved += deposit ? give_to (pixel, want, limit) : take_from (pixel, want, limit);
+        }
     }
-  return taken;
+  return moved;
+}
+
+/* Takes amount >= 0 from the brush around pixel (nx, ny), none below floor nor 0 (amounts
+ * beyond FLT_MAX are FLT_MAX: no pixel holds more). */
+double
+hydraulic_erode (const Run *r, int nx, int ny, double amount, double floor)
+{
+  const float a = (float) min_d (amount, FLT_MAX), bound = (float) max_d (floor, 0.0);
+  if (hydraulic_brush_inside (r, nx, ny))
+    return r->erode_groups (&r->brush, r->data + (size_t) ny * r->width + nx, a, bound);
+  /* Clipped by the border: the centre (weight 1) is always in. */
+  return brush_clipped (r, nx, ny, a, bound, 0);
 }
 
 /* ---- Droplets ---- */
@@ -408,26 +444,30 @@ capacity_of (const TerrainHydraulicErosion *p, double speed, double water, doubl
   return max_d (-dh * speed * water * p->capacity, HYDRAULIC_MIN_CAPACITY);
 }
 
-/* Drops sediment (dh > 0: uphill) or erodes, for a step from (x, y), whose pixels are `at`,
- * that found height difference dh: changes *sediment by what the map gave or took. */
+/* Drops sediment (dh > 0: uphill, or carrying more than capacity) or erodes, for a step
+ * from (x, y), at height `here`, that found height difference dh: changes *sediment by what
+ * the map gave or took. Both act on the brush around the pixel nearest to the droplet, and
+ * keep its pixels in the band of heights the step crossed: erosion lowers none below the
+ * lower end (nor 0), deposition raises none above the upper end. */
 static void
-exchange (const Run *r, Totals *t, Corners at, double x, double y, double *sediment,
+exchange (const Run *r, Totals *t, Corners at, double x, double y, double *sediment, double here,
           double dh, double capacity)
 {
   const TerrainHydraulicErosion *p = r->p;
+  const int                      nx = (int) (x + 0.5), ny = (int) (y + 0.5);
   if (dh > 0.0 || *sediment > capacity)
     {
       const double amount = dh > 0.0 ? min_d (dh, *sediment)
                                       : (*sediment - capacity) * p->deposition;
-      const double placed = drop (r, at, max_d (amount, 0.0));
+      const double placed = drop (r, at, max_d (amount, 0.0), here + max_d (dh, 0.0));
       *sediment -= placed;
       t->deposited += placed;
     }
   else
     {
-      /* Centred on the pixel nearest to the droplet. */
-      const double taken = hydraulic_erode (r, (int) (x + 0.5), (int) (y + 0.5),
-                                            min_d ((capacity - *sediment) * p->erosion, -dh));
+      const double taken = hydraulic_erode (r, nx, ny,
+                                            min_d ((capacity - *sediment) * p->erosion, -dh),
+                                            here + dh);
       *sediment += taken;
       t->eroded += taken;
     }
@@ -437,7 +477,7 @@ exchange (const Run *r, Totals *t, Corners at, double x, double y, double *sedim
 typedef struct
 {
   Corners next;
-  double  x, y, dh;
+  double  x, y, here, dh;
 } Move;
 
 /* The first half of a step of Beyer's rule (hydraulic-erosion.h): the turn and where the
@@ -464,6 +504,7 @@ step_turn (const Run *r, Totals *t, Droplet *d, Move *m)
       return LEFT;
     }
   m->next = corners_at (r, m->x, m->y);
+  m->here = here.height;
   m->dh = surface_of (r, m->next).height - here.height;
   return MOVED;
 }
@@ -472,7 +513,7 @@ step_turn (const Run *r, Totals *t, Droplet *d, Move *m)
 static inline void
 step_move (const Run *r, Totals *t, Droplet *d, const Move *m)
 {
-  exchange (r, t, d->at, d->x, d->y, &d->sediment, m->dh,
+  exchange (r, t, d->at, d->x, d->y, &d->sediment, m->here, m->dh,
             capacity_of (r->p, d->speed, d->water, m->dh));
   d->speed = sqrt (max_d (0.0, d->speed * d->speed + m->dh * HYDRAULIC_GRAVITY));
   d->water *= 1.0 - r->p->evaporation;
@@ -537,11 +578,55 @@ goes_on (const Run *r, const Droplet *d, StepResult result)
   return result == MOVED && d->steps < r->p->max_steps;
 }
 
-/* What a stopped droplet cannot place (pixels at FLT_MAX, rounding) is lost. */
-void
-hydraulic_settle (const Run *r, Totals *t, Corners at, double *sediment)
+/* Gives a * share to the brush's groups around `centre`, a pixel whose brush lies inside the
+ * map, with no ceiling but FLT_MAX: erode_groups_portable's order. */
+static double
+deposit_groups (const Brush *b, float *centre, float a)
 {
-  const double placed = drop (r, at, max_d (*sediment, 0.0));
+#if defined(__SSE2__)
+  /* give_to's operations on a vector (the same bits): where droplets end, once each. */
+  if (allowed_code <= TERRAIN_HYDRAULIC_SSE2)
+    {
+      const __m128 amount = _mm_set1_ps (a), most = _mm_set1_ps (FLT_MAX);
+      __m128d      low = _mm_setzero_pd (), high = _mm_setzero_pd ();
+      for (int g = 0; g < b->groups; g++)
+        {
+          float       *pixel = centre + b->group_offset[g];
+          const __m128 before = _mm_loadu_ps (pixel);
+          const __m128 give = _mm_max_ps (_mm_min_ps (_mm_sub_ps (most, before),
+                                                       _mm_mul_ps (amount,
+                                                                   _mm_loadu_ps (b->group_share[g]))),
+                                           _mm_setzero_ps ());
+          const __m128 after = _mm_min_ps (_mm_add_ps (before, give), most);
+          _mm_storeu_ps (pixel, after);
+          low = _mm_add_pd (low, _mm_sub_pd (_mm_cvtps_pd (after), _mm_cvtps_pd (before)));
+          high = _mm_add_pd (high, _mm_sub_pd (_mm_cvtps_pd (_mm_movehl_ps (after, after)),
+                                               _mm_cvtps_pd (_mm_movehl_ps (before, before))));
+        }
+      double lane[GROUP_WIDTH];
+      _mm_storeu_pd (lane, low);
+      _mm_storeu_pd (lane + 2, high);
+      return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+    }
+#endif
+  double lane[GROUP_WIDTH] = { 0.0 };
+  for (int g = 0; g < b->groups; g++)
+    for (int l = 0; l < GROUP_WIDTH; l++)
+      lane[l] += give_to (centre + b->group_offset[g] + l, a * b->group_share[g][l], FLT_MAX);
+  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+
+/* A droplet stopped on the map at (x, y) drops everything it carries on the brush around
+ * the nearest pixel (a heap on one pixel would be a grain); what it cannot place (pixels at
+ * FLT_MAX, rounding) is lost. */
+void
+hydraulic_settle (const Run *r, Totals *t, double x, double y, double *sediment)
+{
+  const int    nx = (int) (x + 0.5), ny = (int) (y + 0.5);
+  const float  a = (float) min_d (max_d (*sediment, 0.0), FLT_MAX);
+  const double placed = hydraulic_brush_inside (r, nx, ny)
+                          ? deposit_groups (&r->brush, r->data + (size_t) ny * r->width + nx, a)
+                          : brush_clipped (r, nx, ny, a, FLT_MAX, 1);
   t->deposited += placed;
   t->lost += *sediment - placed;
   *sediment = 0.0;
@@ -552,7 +637,7 @@ static void
 droplet_end (const Run *r, Totals *t, Droplet *d, StepResult result, int index)
 {
   if (result != LEFT)
-    hydraulic_settle (r, t, d->at, &d->sediment);
+    hydraulic_settle (r, t, d->x, d->y, &d->sediment);
   observe (r, t, index, d, 0);
 }
 

@@ -48,10 +48,10 @@ typedef struct
   float     group_share[GROUPS_MAX][GROUP_WIDTH]; /* weight / the sum of all weights, or 0 */
 } Brush;
 
-/* Takes a * share from the brush's groups around a centre inside the map (erode_groups):
- * returns what the pixels gave, summed in double lane by lane of the groups, the lanes'
- * sums then added as (0 + 1) + (2 + 3). */
-typedef double (*ErodeGroups) (const Brush *b, float *centre, float a);
+/* Takes a * share from the brush's groups around a centre inside the map, none below floor
+ * (erode_groups): returns what the pixels gave, summed in double lane by lane of the groups,
+ * the lanes' sums then added as (0 + 1) + (2 + 3). */
+typedef double (*ErodeGroups) (const Brush *b, float *centre, float a, float floor);
 
 /* ---- A run ---- */
 
@@ -146,10 +146,11 @@ FeedState hydraulic_feed (Schedule *s, Feed *f);
 void      hydraulic_wait (void);
 /* A droplet at its start, before its first step. */
 void   hydraulic_droplet_begin (const Run *r, Droplet *d, const Start *s);
-/* A droplet stopped on the map at `at` drops everything it carries there. */
-void   hydraulic_settle (const Run *r, Totals *t, Corners at, double *sediment);
-/* Takes amount >= 0 from the brush around pixel (nx, ny); returns what it took. */
-double hydraulic_erode (const Run *r, int nx, int ny, double amount);
+/* A droplet stopped on the map at (x, y) drops everything it carries around it. */
+void   hydraulic_settle (const Run *r, Totals *t, double x, double y, double *sediment);
+/* Takes amount >= 0 from the brush around pixel (nx, ny), none below floor (nor 0); returns
+ * what it took. */
+double hydraulic_erode (const Run *r, int nx, int ny, double amount, double floor);
 
 /* Whether the brush's groups around pixel (nx, ny) all lie on the map: then
  * r->erode_groups takes them (hydraulic_erode does the rest). */

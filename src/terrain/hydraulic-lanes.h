@@ -186,7 +186,7 @@ typedef struct
 } Pack;
 
 /* What the first half of a step found for each lane: where it goes, its pixels there and
- * dh; what it takes from the brush around pixel (cx, cy), whose index is centre. */
+ * dh; what it takes from the brush around pixel (cx, cy), none below floor. */
 typedef struct
 {
   _Alignas (64) double x[LANES];
@@ -196,12 +196,10 @@ typedef struct
   _Alignas (64) double fy[LANES];
   _Alignas (64) double dh[LANES];
   _Alignas (64) double erosion[LANES]; /* exchange's amount, as hydraulic_erode takes it */
-  _Alignas (64) float take[LANES];     /* the same as erode_groups takes it */
+  _Alignas (64) double floor[LANES];
   _Alignas (64) double cx[LANES];
   _Alignas (64) double cy[LANES];
-  _Alignas (64) double centre[LANES];
   unsigned moved, left, eroding; /* step_turn's MOVED and LEFT; those of `moved` that erode */
-  unsigned inside;               /* the lanes whose brush lies inside the map */
 } Turn;
 
 /* The 4 pixels around each lane's position, as floats and as doubles. */
@@ -310,12 +308,13 @@ height_at (Heights h, Vd fx, Vd fy)
   return vd_add (sum, vd_mul (vd_mul (h.se, fx), fy));
 }
 
-/* add_to, lane for lane: pixels `before` with amount added, and in *gained what they
- * gained. */
+/* add_to, lane for lane: pixels `before` with amount added, none above ceiling, and in
+ * *gained what they gained. */
 INLINE Vf
-added (Vd before, Vd amount, Vd *gained)
+added (Vd before, Vd amount, Vd ceiling, Vd *gained)
 {
-  const Vf after = vf_of_doubles (vd_min (vd_add (before, amount), vd_set (FLT_MAX)));
+  const Vd add = vd_max (vd_min (vd_sub (ceiling, before), amount), vd_set (0.0));
+  const Vf after = vf_of_doubles (vd_min (vd_add (before, add), vd_set (FLT_MAX)));
   *gained = vd_sub (vd_of_floats (after), before);
   return after;
 }
@@ -360,10 +359,11 @@ turn (const Run *r, Pack *k, Turn *m, Heights h)
   return height_at (h, fx, fy);
 }
 
-/* exchange in the lanes that moved, but the brush: drops sediment on their pixels (h), and
- * finds what the lanes that erode take, around which pixel. */
+/* exchange in the lanes that moved, but the brush: drops sediment on their pixels (h), none
+ * above the step's upper end, and finds what the lanes that erode take, down to the step's
+ * lower end, around which pixel. */
 INLINE void
-exchange_lanes (const Run *r, Pack *k, Turn *m, Heights h, Vd dh)
+exchange_lanes (const Run *r, Pack *k, Turn *m, Heights h, Vd here, Vd dh)
 {
   const TerrainHydraulicErosion *p = r->p;
   const Vd zero = vd_set (0.0), one = vd_set (1.0);
@@ -380,12 +380,13 @@ exchange_lanes (const Run *r, Pack *k, Turn *m, Heights h, Vd dh)
     vd_mul (vd_sub (sediment, capacity), vd_set (p->deposition)), vd_min (dh, sediment)), zero));
   const Vd fx = vd_load (k->fx), fy = vd_load (k->fy);
   const Vd gx = vd_sub (one, fx), gy = vd_sub (one, fy);
+  const Vd ceiling = vd_add (here, vd_max (dh, zero));
   Vd       gain_nw, gain_ne, gain_sw, gain_se;
   Pixels   after;
-  after.nw = added (h.nw, vd_mul (vd_mul (amount, gx), gy), &gain_nw);
-  after.ne = added (h.ne, vd_mul (vd_mul (amount, fx), gy), &gain_ne);
-  after.sw = added (h.sw, vd_mul (vd_mul (amount, gx), fy), &gain_sw);
-  after.se = added (h.se, vd_mul (vd_mul (amount, fx), fy), &gain_se);
+  after.nw = added (h.nw, vd_mul (vd_mul (amount, gx), gy), ceiling, &gain_nw);
+  after.ne = added (h.ne, vd_mul (vd_mul (amount, fx), gy), ceiling, &gain_ne);
+  after.sw = added (h.sw, vd_mul (vd_mul (amount, gx), fy), ceiling, &gain_sw);
+  after.se = added (h.se, vd_mul (vd_mul (amount, fx), fy), ceiling, &gain_se);
   store_pixels (r, k, drops, after);
   const Vd placed = vd_add (vd_add (vd_add (gain_nw, gain_ne), gain_sw), gain_se);
   vd_store (k->sediment, vd_select (drops, sediment, vd_sub (sediment, placed)));
@@ -393,17 +394,9 @@ exchange_lanes (const Run *r, Pack *k, Turn *m, Heights h, Vd dh)
   const Vd erosion = vd_min (vd_mul (vd_sub (capacity, sediment), vd_set (p->erosion)),
                              vd_neg (dh));
   vd_store (m->erosion, erosion);
-  const Vf take = vf_of_doubles (vd_min (erosion, vd_set (FLT_MAX)));
-  EACH_PART MH (store_ps) (m->take + q * PART, take.part[q]);
-  const Vd cx = vd_truncate (vd_add (vd_load (k->x), vd_set (0.5)), INT32_MAX);
-  const Vd cy = vd_truncate (vd_add (vd_load (k->y), vd_set (0.5)), INT32_MAX);
-  vd_store (m->cx, cx);
-  vd_store (m->cy, cy);
-  vd_store (m->centre, vd_add (vd_mul (cy, vd_set (r->width)), cx));
-  /* hydraulic_brush_inside */
-  const int reach = r->brush.reach;
-  m->inside = vd_ge (cx, vd_set (reach)) & vd_lt (cx, vd_set (r->width - reach - GROUP_WIDTH + 1)) &
-              vd_ge (cy, vd_set (reach)) & vd_lt (cy, vd_set (r->height - reach));
+  vd_store (m->floor, vd_add (here, dh));
+  vd_store (m->cx, vd_truncate (vd_add (vd_load (k->x), vd_set (0.5)), INT32_MAX));
+  vd_store (m->cy, vd_truncate (vd_add (vd_load (k->y), vd_set (0.5)), INT32_MAX));
 }
 
 /* Asks the cache for the brush's row beyond each lane's next pixels nw, above or below as
@@ -434,7 +427,7 @@ first_half (const Run *r, Pack *k, Turn *m)
                              here);
   vd_store (m->dh, dh);
   prefetch_brushes (r, k, m->moved, m->nw);
-  exchange_lanes (r, k, m, h, dh);
+  exchange_lanes (r, k, m, h, here, dh);
 }
 
 /* The brush of the lanes that erode, one after the other. */
@@ -444,10 +437,8 @@ erode_lanes (const Run *r, Pack *k, const Turn *m)
   for (unsigned lanes = m->eroding; lanes; lanes &= lanes - 1)
     {
       const int l = __builtin_ctz (lanes);
-      k->sediment[l] += m->inside & (1u << l)
-                          ? r->erode_groups (&r->brush, r->data + (ptrdiff_t) m->centre[l],
-                                             m->take[l])
-                          : hydraulic_erode (r, (int) m->cx[l], (int) m->cy[l], m->erosion[l]);
+      k->sediment[l] += hydraulic_erode (r, (int) m->cx[l], (int) m->cy[l], m->erosion[l],
+                                         m->floor[l]);
     }
 }
 
@@ -482,8 +473,7 @@ end_lanes (Schedule *s, Pack *k, const Turn *m, unsigned going)
       if (m->left & (1u << l))
         k->sediment[l] = 0.0; /* lost with the droplet */
       else
-        hydraulic_settle (s->run, &k->totals, lane_corners (s->run, k->nw[l], k->fx[l], k->fy[l]),
-                          &k->sediment[l]);
+        hydraulic_settle (s->run, &k->totals, k->x[l], k->y[l], &k->sediment[l]);
       lane_next (s, k, l);
     }
 }

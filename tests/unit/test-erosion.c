@@ -658,6 +658,141 @@ test_hydraulic_channel_below_bump (void)
   free (plain);
 }
 
+/* A rough map for the look tests: a slope down to the south with valleys, and noise of
+ * every scale (midpoint displacement, as Diamond-Square's grain).  w and h are 2^n + 1. */
+static float *
+rough_slope (int w, int h, uint32_t seed)
+{
+  float *f = calloc ((size_t) w * h, sizeof (float));
+  for (int step = w - 1; step > 1; step /= 2)
+    for (int y = 0; y < h; y += step / 2)
+      for (int x = (y % step == 0) ? step / 2 : 0; x < w; x += (y % step == 0) ? step : step / 2)
+        {
+          const int x0 = x - x % step, y0 = y - y % step;
+          const int x1 = x0 + step < w ? x0 + step : x0, y1 = y0 + step < h ? y0 + step : y0;
+          const double mean = 0.25 * (f[y0 * w + x0] + f[y0 * w + x1] + f[y1 * w + x0] +
+                                      f[y1 * w + x1]);
+          f[y * w + x] = (float) (mean + 0.6 * step / (w - 1.0) *
+                                           (terrain_hash_to_unit (terrain_hash (seed, x, y, 2)) - 0.5));
+        }
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      f[y * w + x] = (float) (0.3 + 0.35 * f[y * w + x] + 0.6 * (1.0 - (double) y / (h - 1))
+                              + 0.05 * cos (x * 0.15));
+  return f;
+}
+
+/* Grain at the pixel scale (the "speckle" of the project's look figures): the rms of the
+ * 5-point Laplacian over that of the map averaged in 4 x 4 blocks, divided by 16. */
+static double
+speckle (const float *f, int w, int h)
+{
+  const int bw = w / 4, bh = h / 4;
+  float    *blocks = calloc ((size_t) bw * bh, sizeof (float));
+  for (int y = 0; y < bh * 4; y++)
+    for (int x = 0; x < bw * 4; x++)
+      blocks[(y / 4) * bw + x / 4] += f[y * w + x] / 16.0f;
+  double fine = 0.0, coarse = 0.0;
+  int    nf = 0, nc = 0;
+  for (int y = 1; y < h - 1; y++)
+    for (int x = 1; x < w - 1; x++, nf++)
+      fine += pow (f[(y - 1) * w + x] + f[(y + 1) * w + x] + f[y * w + x - 1] + f[y * w + x + 1]
+                     - 4.0 * f[y * w + x], 2);
+  for (int y = 1; y < bh - 1; y++)
+    for (int x = 1; x < bw - 1; x++, nc++)
+      coarse += pow (blocks[(y - 1) * bw + x] + blocks[(y + 1) * bw + x] + blocks[y * bw + x - 1]
+                       + blocks[y * bw + x + 1] - 4.0 * blocks[y * bw + x], 2);
+  free (blocks);
+  return sqrt (fine / nf) / (sqrt (coarse / nc) / 16.0);
+}
+
+/* Closed pits: inner pixels with no strictly lower neighbour of 8. */
+static int
+pits (const float *f, int w, int h)
+{
+  int count = 0;
+  for (int y = 1; y < h - 1; y++)
+    for (int x = 1; x < w - 1; x++)
+      {
+        int lower = 0;
+        for (int dy = -1; dy <= 1; dy++)
+          for (int dx = -1; dx <= 1; dx++)
+            lower += f[(y + dy) * w + x + dx] < f[y * w + x];
+        count += lower == 0;
+      }
+  return count;
+}
+
+/* Droplets at about one a pixel wear the map smoother, not grainier: the pixel-scale grain
+ * does not rise (droplets that dug pits and dropped heaps on single pixels quadrupled it),
+ * and they fill more pits than they dig. */
+static void
+test_hydraulic_no_grain_no_pits (void)
+{
+  const int w = 129, h = 129;
+  for (uint32_t seed = 0; seed < 3; seed++)
+    {
+      float                        *before = rough_slope (w, h, 100 + seed);
+      float                        *f = copy_field (before, w, h);
+      const TerrainHydraulicErosion p = hydraulic (w * h, seed);
+      hydraulic_ok (&p, f, w, h);
+      const double grain0 = speckle (before, w, h), grain1 = speckle (f, w, h);
+      const int    pits0 = pits (before, w, h), pits1 = pits (f, w, h);
+      CHECK (grain1 <= grain0, "seed %u: speckle %.2f -> %.2f", seed, grain0, grain1);
+      CHECK (pits1 <= pits0, "seed %u: closed pits %d -> %d", seed, pits0, pits1);
+      CHECK (count_differing (before, f, (size_t) w * h) > (size_t) w * h / 2,
+             "seed %u: %zu pixels changed", seed, count_differing (before, f, (size_t) w * h));
+      free (before);
+      free (f);
+    }
+}
+
+/* What droplets carry ends lower than where they took it, and in valleys: weighted by what
+ * each pixel lost or gained, the heights before the run where sediment was laid down are
+ * well below those it came from, and there the map was concave (its Laplacian positive). */
+static void
+test_hydraulic_sediment_downhill (void)
+{
+  const int w = 129, h = 129;
+  for (uint32_t seed = 0; seed < 3; seed++)
+    {
+      float                        *before = rough_slope (w, h, 110 + seed);
+      float                        *f = copy_field (before, w, h);
+      const TerrainHydraulicErosion p = hydraulic (w * h, seed);
+      hydraulic_ok (&p, f, w, h);
+      double taken = 0.0, laid = 0.0, from = 0.0, to = 0.0, concave_taken = 0.0, concave_laid = 0.0;
+      for (int y = 1; y < h - 1; y++)
+        for (int x = 1; x < w - 1; x++)
+          {
+            const int    i = y * w + x;
+            const double change = (double) f[i] - before[i];
+            const double laplacian = (double) before[i - 1] + before[i + 1] + before[i - w] +
+                                     before[i + w] - 4.0 * before[i];
+            if (change < 0.0)
+              {
+                taken -= change;
+                from -= change * before[i];
+                concave_taken -= change * laplacian;
+              }
+            else
+              {
+                laid += change;
+                to += change * before[i];
+                concave_laid += change * laplacian;
+              }
+          }
+      from /= taken;
+      to /= laid;
+      CHECK (taken > 0.0 && laid > 0.0 && to < from - 0.02, "seed %u: sediment taken at mean "
+             "height %.4f, laid at %.4f", seed, from, to);
+      CHECK (concave_laid / laid > 0.0 && concave_laid / laid > concave_taken / taken,
+             "seed %u: mean Laplacian where laid %.3g, where taken %.3g", seed,
+             concave_laid / laid, concave_taken / taken);
+      free (before);
+      free (f);
+    }
+}
+
 static void
 test_hydraulic_deterministic (void)
 {
@@ -898,6 +1033,8 @@ main (void)
   test_hydraulic_conserves ();
   test_hydraulic_bowl_keeps_everything ();
   test_hydraulic_channel_below_bump ();
+  test_hydraulic_no_grain_no_pits ();
+  test_hydraulic_sediment_downhill ();
   test_hydraulic_deterministic ();
   test_hydraulic_more_droplets ();
   test_hydraulic_floor ();

@@ -27,21 +27,27 @@
  *      2. dh = height (p') - h; capacity = max (-dh * speed * water * capacity, 0.01).
  *      3. Moving uphill (dh > 0) it drops min (dh, sediment); carrying more than capacity it
  *         drops (sediment - capacity) * deposition. Dropped sediment goes to the 4 pixels
- *         around p with p's bilinear weights (so it can fill a pit).
+ *         around p with p's bilinear weights (so it can fill a pit), but raises none above
+ *         the upper end of the step, h + max (dh, 0): what does not fit stays with the
+ *         droplet, so dropping builds no heap above the ground around it.
  *         Otherwise it takes min ((capacity - sediment) * erosion, -dh) from the pixels
  *         whose centre is less than `radius` from that of n, the pixel nearest to p, with
- *         weight 1 - distance / radius, normalised over the pixels on the map. (Lague
+ *         weight 1 - distance / radius, normalised over the pixels on the map, but lowers
+ *         none below the lower end of the step, h + dh, where its water goes: a pixel at or
+ *         below it gives nothing, so a droplet digs no pit below its own path. (Lague
  *         centres the brush on the pixel p rounds down to: erosion then lands half a pixel
  *         up and left of the droplet on average, which shows as a left-right asymmetry on
- *         a symmetric slope.) A pixel never goes below 0 (the bottom of the layer's range):
- *         it gives at most its height, and a pixel at or below 0 gives nothing (Lague's
- *         rule, extended to maps of any sign).
+ *         a symmetric slope; Lague lets the brush dig any pixel down to 0, which with point
+ *         deposition fills the map with pits and heaps a pixel wide.) A pixel never goes
+ *         below 0 (the bottom of the layer's range): a pixel at or below 0 gives nothing
+ *         (Lague's rule, extended to maps of any sign).
  *      4. speed = sqrt (max (0, speed^2 + dh * 4)) (gravity 4, Lague's sign: a droplet
  *         slows going down and speeds up going up; the max keeps it a number), and
  *         water *= 1 - evaporation.
  *    A droplet that stops on the map (direction 0, or max_steps taken) drops all its
- *    sediment there, bilinearly: the total height of the map changes only by what droplets
- *    carry off it.
+ *    sediment there, on the brush around n with the brush's normalised weights (on one
+ *    pixel it would leave a heap a pixel wide): the total height of the map changes only
+ *    by what droplets carry off it.
  *  - A pixel never goes above FLT_MAX: what does not fit stays with the droplet. What a
  *    stopping droplet cannot place (only that, and the float rounding of its last drop)
  *    counts as lost, like sediment carried off the map.
