@@ -116,8 +116,10 @@ speckle (const float *h, int w, int hh, double scale, double *out)
   return TERRAIN_OK;
 }
 
+/* Inner cells with no strictly lower neighbour, but for those at the map's lowest height
+ * (a sea, which drains like the border), in percent of the inner cells. */
 static double
-pits (const float *h, int w, int hh)
+pits (const float *h, int w, int hh, float lowest)
 {
   static const int dx[8] = { -1, 0, 1, -1, 1, -1, 0, 1 }, dy[8] = { -1, -1, -1, 0, 0, 1, 1, 1 };
   size_t closed = 0;
@@ -125,7 +127,7 @@ pits (const float *h, int w, int hh)
     for (int x = 1; x < w - 1; x++)
       {
         const size_t i = (size_t) y * w + x;
-        int          lower = 0;
+        int          lower = h[i] == lowest;
         for (int k = 0; k < 8; k++)
           lower |= h[(size_t) (y + dy[k]) * w + x + dx[k]] < h[i];
         closed += ! lower;
@@ -165,7 +167,7 @@ terrain_look_pits (const float *heights, int width, int height, double *out)
   LookRelief    r;
   TerrainStatus status = look_check (heights, width, height, TERRAIN_LOOK_MIN_SIDE, &r);
   if (status == TERRAIN_OK)
-    *out = pits (heights, width, height);
+    *out = pits (heights, width, height, (float) r.lowest);
   return status;
 }
 
@@ -188,7 +190,7 @@ terrain_look_measure (const float *heights, int width, int height, TerrainLook *
   if (status != TERRAIN_OK)
     return status;
   l.aniso45 = aniso45 (heights, width, height, r.scale);
-  l.pits = pits (heights, width, height);
+  l.pits = pits (heights, width, height, (float) r.lowest);
   status = speckle (heights, width, height, r.scale, &l.speckle);
   if (status == TERRAIN_OK)
     status = look_beta (heights, width, height, &r, &l.beta);

@@ -158,6 +158,13 @@ test_pits (void)
   f[3] -= 0.5f;
   CHECK (terrain_look_pits (f, w, h, &pits) == TERRAIN_OK && fabs (pits - want) < 1e-9,
          "a hole on the border: %g %%", pits);
+  /* A flat sea at the lowest height drains like the border: its cells are no pits. */
+  for (int y = 30; y < h; y++)
+    for (int x = 0; x < w; x++)
+      f[(size_t) y * w + x] = -1.0f;
+  const double above = 100.0 * 3 / ((w - 2) * (h - 2)); /* the holes left above the sea */
+  CHECK (terrain_look_pits (f, w, h, &pits) == TERRAIN_OK && fabs (pits - above) < 1e-9,
+         "a sea: %g %%, want %g", pits, above);
   free (f);
 }
 
@@ -223,7 +230,7 @@ test_bad_input (void)
     f[i] = 0.25f;
   CHECK (terrain_look_measure (f, 64, 64, &l) == TERRAIN_OK && l.aniso45 == 1.0 &&
          l.speckle == 1.0 && l.beta == 0.0 && l.theta == 0.0 && l.theta_r2 == 0.0 &&
-         l.pits == 100.0, "a flat map: %g %g %g %g %g %g", l.aniso45, l.speckle, l.beta,
+         l.pits == 0.0, "a flat map: %g %g %g %g %g %g", l.aniso45, l.speckle, l.beta,
          l.theta, l.theta_r2, l.pits);
   float *shade = map (64, 64);
   CHECK (terrain_look_hillshade (f, 64, 64, shade) == TERRAIN_OK &&

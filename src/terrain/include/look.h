@@ -24,12 +24,14 @@
  *    (S = A^-theta: real rivers 0.3-0.8), leaving out the cells whose slope the fill made
  *    (raised, or draining into a raised cell).
  *  - pits: closed pits, in percent of the inner cells: cells off the border with no strictly
- *    lower neighbour of 8, on the heights as given (nothing filled).
+ *    lower neighbour of 8, on the heights as given (nothing filled). Cells at the map's
+ *    lowest height are no pits: they are its sea (or base level), which drains like the
+ *    border (an island's sea floor, the land an uplift sketch leaves at 0).
  *
  * Every figure but pits is measured on the heights rescaled to a relief (highest minus
  * lowest) of 0.25 of the width, so none depends on the heights' units; the figures of a map
- * with no relief at all are aniso45 1, speckle 1, beta 0, theta 0 and r^2 0. Heights must be
- * finite and the map at least TERRAIN_LOOK_MIN_SIDE on each side, else
+ * with no relief at all are aniso45 1, speckle 1, beta 0, theta 0, r^2 0 and pits 0.
+ * Heights must be finite and the map at least TERRAIN_LOOK_MIN_SIDE on each side, else
  * TERRAIN_ERROR_INVALID and nothing is written. Plain functions: single-threaded,
  * deterministic.
  */
