@@ -11,7 +11,6 @@
 #include <unistd.h>
 #endif
 #ifdef __linux__
-#include <dlfcn.h>
 #include <sys/syscall.h>
 #endif
 
@@ -86,27 +85,12 @@ tick (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Keeps this module mapped for the life of the process; FALSE when it cannot. GEGL unloads
- * a module (GTypeModule) once its types are no longer in use and loads it again later: a
- * source left in the main loop would then call into unmapped code (GIMP crashed so). */
-static gboolean
-stay_loaded (void)
-{
-#ifdef __linux__
-  Dl_info where;
-  return dladdr ((void *) stay_loaded, &where) && where.dli_fname &&
-         dlopen (where.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) != NULL;
-#else
-  return FALSE;
-#endif
-}
-
 void
 terrain_mainloop_probe_start (void)
 {
-  static gboolean started; /* a reload must not add a second probe: the module stays */
+  static gboolean started; /* the module is resident (module.c): one probe for its life */
   const char     *path = g_getenv ("TERRAIN_MAINLOOP_LOG");
-  if (started || path == NULL || *path == '\0' || ! stay_loaded ())
+  if (started || path == NULL || *path == '\0')
     return;
   FILE *log = fopen (path, "a");
   if (log == NULL)

@@ -89,9 +89,36 @@ bind_catalogs (void)
   g_free (beside);
 }
 
+/* ---- Resident ---- */
+
+/* The module stays mapped for the life of the process. GEGL opens a module to register its
+ * types and closes it at once (gegl_module_new: load, then unload), and opens it again when
+ * a type is used, while the module's emission hooks (later.c, gimp-signals.c), main-loop
+ * sources and threads point into its code: unmapped, GIMP crashed. Opening it once more
+ * through GModule, which hands out the same GModule for the same file, and making that
+ * resident keeps every close from unmapping it. FALSE where the module's file is unknown. */
+static gboolean
+stay_resident (void)
+{
+  static gboolean resident;
+#ifdef __linux__
+  Dl_info where;
+  if (! resident && dladdr ((void *) stay_resident, &where) && where.dli_fname)
+    {
+      GModule *self = g_module_open (where.dli_fname, G_MODULE_BIND_LAZY);
+      if (self)
+        g_module_make_resident (self);
+      resident = self != NULL;
+    }
+#endif
+  return resident;
+}
+
 G_MODULE_EXPORT gboolean
 gegl_module_register (GTypeModule *module)
 {
+  if (! stay_resident ())
+    g_warning ("gimp-terrain: the GEGL module could not be kept loaded");
   bind_catalogs ();
   terrain_translate = translate;
   const TerrainParallel parallel = { run_tasks, NULL, (int) MAX (1, g_get_num_processors ()) };
