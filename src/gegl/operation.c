@@ -18,6 +18,31 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* What the canvas was last shown of the layer (canvas_chunks), served again to its later
+ * asks, chunk by chunk: the look shown while the result of `key` is made in a thread
+ * (later.h; GEGL's caches must not keep it: a merge of the effect would merge it), or, when
+ * `result`, that result itself, found again in the kept results (a reference here would keep
+ * it past their memory's bound); `settings` and `invalidations`: the node's count of
+ * invalidations before the layer of what was shown was read. */
+typedef struct
+{
+  TerrainResult   *look;
+  gboolean         result;
+  TerrainResultKey key;
+  TerrainResultKey settings;
+  gint             invalidations;
+} Shown;
+
+/* The last reduced look drawn from a base (stroke.h), of the layer and settings `key` and the
+ * base `base`: the canvas's render after a stroke asks for the look of the stroke's last
+ * render again (River Erosion at 1024 x 1024: 50 ms of GIMP's main thread). */
+typedef struct
+{
+  TerrainResult   *result;
+  TerrainResultKey key;
+  guint            base;
+} Look;
+
 typedef struct
 {
   GeglOperationFilter parent_instance;
@@ -25,26 +50,15 @@ typedef struct
   gchar             **strings; /* the owned text of string arguments */
   const Babl         *format;  /* pixels in and out: the layer's own (prepare) */
   TerrainStroke      *stroke;  /* the base of its strokes' looks (stroke.h) */
-  /* What the canvas was last shown of the layer (canvas_chunks), served again to its later
-   * asks, chunk by chunk: the look shown while the result of `shown_key` is made in a thread
-   * (later.h; GEGL's caches must not keep it: a merge of the effect would merge it), or,
-   * when `shown_result`, that result itself, found again in the kept results (a reference
-   * here would keep it past their memory's bound) */
-  TerrainResult      *shown;
-  gboolean            shown_result;
-  TerrainResultKey    shown_key;
-  TerrainResultKey    shown_settings;
+  /* GEGL may render one operation on several threads at once (the canvas in GIMP's main
+   * thread, a reader in another): `shown` and `look` are read and replaced under this lock,
+   * each render working on a copy of its own (shown_get, look_get). */
+  GMutex              lock;
+  Shown               shown;
   /* The node's invalidations (GEGL: its input or its settings changed), counted in whatever
-   * thread makes them, but for the operation's own (terrain_stroke_forget); and their count
-   * before the layer of what was shown was read */
+   * thread makes them, but for the operation's own (terrain_stroke_forget) */
   gint                invalidations;
-  gint                shown_invalidations;
-  /* The last reduced look drawn from a base (stroke.h), of the layer and settings `look_key`
-   * and the base `look_base`: the canvas's render after a stroke asks for the look of the
-   * stroke's last render again (River Erosion at 1024 x 1024: 50 ms of GIMP's main thread) */
-  TerrainResult      *look;
-  TerrainResultKey    look_key;
-  guint               look_base;
+  Look                look;
 } TerrainOperation;
 
 typedef struct
@@ -121,6 +135,7 @@ instance_init (GTypeInstance *instance, gpointer g_class)
   self->values = g_new0 (TerrainArgValue, klass->arg_count);
   self->strings = g_new0 (gchar *, klass->arg_count);
   self->stroke = terrain_stroke_new ();
+  g_mutex_init (&self->lock);
   terrain_arg_defaults (klass->info, self->values);
 }
 
@@ -133,8 +148,9 @@ finalize (GObject *object)
   g_free (self->strings);
   g_free (self->values);
   terrain_stroke_free (self->stroke);
-  terrain_result_unref (self->shown);
-  terrain_result_unref (self->look);
+  terrain_result_unref (self->shown.look);
+  terrain_result_unref (self->look.result);
+  g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))->finalize (object);
 }
 
@@ -558,6 +574,52 @@ layer_for_later (GeglOperation *operation, const TerrainResultKey *key, int fact
   return terrain_later_layer (operation);
 }
 
+/* ---- What the canvas was shown, and the last look: copies, under the lock ---- */
+
+/* A copy of what the canvas was shown, its look referenced. */
+static Shown
+shown_get (TerrainOperation *self)
+{
+  g_mutex_lock (&self->lock);
+  Shown shown = self->shown;
+  if (shown.look)
+    terrain_result_ref (shown.look);
+  g_mutex_unlock (&self->lock);
+  return shown;
+}
+
+/* What the canvas is shown now: *shown, whose reference is taken. */
+static void
+shown_put (TerrainOperation *self, const Shown *shown)
+{
+  g_mutex_lock (&self->lock);
+  TerrainResult *old = self->shown.look;
+  self->shown = *shown;
+  g_mutex_unlock (&self->lock);
+  terrain_result_unref (old);
+}
+
+static Look
+look_get (TerrainOperation *self)
+{
+  g_mutex_lock (&self->lock);
+  Look look = self->look;
+  if (look.result)
+    terrain_result_ref (look.result);
+  g_mutex_unlock (&self->lock);
+  return look;
+}
+
+static void
+look_put (TerrainOperation *self, const Look *look)
+{
+  g_mutex_lock (&self->lock);
+  TerrainResult *old = self->look.result;
+  self->look = *look;
+  g_mutex_unlock (&self->lock);
+  terrain_result_unref (old);
+}
+
 /* Whether the render under way is the canvas's, of a filter with looks whose result can be
  * kept: GEGL computes only the chunk the canvas asks for (cached_region), and the operation
  * serves its later asks what it showed (shown_again). */
@@ -578,20 +640,19 @@ canvas_chunks (GeglOperation *operation)
  * the processor): the result, while it is kept (*served); the look, until the result is
  * kept, with the drawable's buffer (layer_for_later) in *later. FALSE otherwise. */
 static gboolean
-shown_again (GeglOperation *operation, const TerrainResultKey *settings, gint invalidations,
-             int factor, gsize cells, TerrainResult **served, GeglBuffer **later)
+shown_again (GeglOperation *operation, const Shown *shown, const TerrainResultKey *settings,
+             gint invalidations, int factor, gsize cells, TerrainResult **served,
+             GeglBuffer **later)
 {
-  TerrainOperation *self = OPERATION (operation);
-  if ((self->shown == NULL && ! self->shown_result) ||
-      self->shown_invalidations != invalidations ||
-      memcmp (&self->shown_settings, settings, sizeof *settings) != 0)
+  if ((shown->look == NULL && ! shown->result) || shown->invalidations != invalidations ||
+      memcmp (&shown->settings, settings, sizeof *settings) != 0)
     return FALSE;
-  TerrainResult *kept = terrain_result_lookup (&self->shown_key, cells);
-  if (self->shown_result)
+  TerrainResult *kept = terrain_result_lookup (&shown->key, cells);
+  if (shown->result)
     return (*served = kept) != NULL;
   terrain_result_unref (kept);
   return kept == NULL &&
-         (*later = layer_for_later (operation, &self->shown_key, factor, cells)) != NULL;
+         (*later = layer_for_later (operation, &shown->key, factor, cells)) != NULL;
 }
 
 /* ---- Results found by the layer's tiles (tile-witness.h) ---- */
@@ -660,10 +721,13 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   const gboolean              canvas = canvas_chunks (operation);
   guchar                     *pixels = NULL;
   GeglBuffer                 *later = NULL;
-  const gboolean              unread = canvas && shown_again (operation, &settings, invalidations,
-                                                             factor, n, result, &later);
+  Shown                       shown = shown_get (self);
+  Look                        last_look = look_get (self);
+  const gboolean              unread = canvas && shown_again (operation, &shown, &settings,
+                                                             invalidations, factor, n, result,
+                                                             &later);
   const gboolean              reads = ! unread && terrain_reads_layer (info, self->values);
-  TerrainResultKey            key = unread ? self->shown_key : settings;
+  TerrainResultKey            key = unread ? shown.key : settings;
   /* A kept result whose layer's tiles are the input's needs the layer neither read nor
    * hashed (at 1024 x 1024, 16 bits, that took 0.4 ms of a 1.9 ms merge served again). */
   TerrainResult *witnessed =
@@ -672,7 +736,11 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
    * kept); the others only hash it, and read it whole where they make heights of it. */
   if (reads && ! witnessed &&
       ! read_layer (operation, input, source, layer, codec, &key, canvas ? &pixels : NULL))
-    return TERRAIN_ERROR_NO_MEMORY;
+    {
+      terrain_result_unref (shown.look);
+      terrain_result_unref (last_look.result);
+      return TERRAIN_ERROR_NO_MEMORY;
+    }
   const gboolean         based = factor > 0 && terrain_stroke_has_base (self->stroke, &settings,
                                                                         width, height, factor);
   gboolean reused = unread      ? later == NULL
@@ -687,7 +755,7 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   /* The canvas asks again, chunk by chunk, for the look it was shown (its layer read again
    * after an invalidation, and the same, or not read: shown_again): the same look. */
   const gboolean again =
-    later && self->shown && memcmp (&self->shown_key, &key, sizeof key) == 0;
+    later && shown.look && memcmp (&shown.key, &key, sizeof key) == 0;
   gboolean       made_base_look = FALSE, unfiltered = FALSE;
   const gboolean look =
     ! reused && (later || (factor > 1 && based && terrain_stroke_render (self->stroke)));
@@ -695,9 +763,9 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
    * settings and the base are the same (the canvas's render after mouse up). */
   const guint    base_id = terrain_stroke_base_id (self->stroke);
   const gboolean reduced_look = look && factor > 1 && based;
-  const gboolean look_again = reduced_look && ! again && self->look != NULL && base_id != 0 &&
-                              self->look_base == base_id &&
-                              memcmp (&self->look_key, &key, sizeof key) == 0;
+  const gboolean look_again = reduced_look && ! again && last_look.result != NULL &&
+                              base_id != 0 && last_look.base == base_id &&
+                              memcmp (&last_look.key, &key, sizeof key) == 0;
   /* A base serves the looks of the strokes to come on the canvas: the canvas's renders and
    * the strokes' keep one; a merge's, an export's or a script's keep none (under River
    * Erosion at 1024 x 1024 that cost a reduced copy of the result and, 0.2 s later, the
@@ -725,9 +793,9 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
     terrain_stroke_keep (self->stroke, &settings, &key, info, self->values, heights, width,
                          height, factor);
   if (again)
-    *result = terrain_result_ref (self->shown);
+    *result = terrain_result_ref (shown.look);
   else if (status == TERRAIN_OK && look_again)
-    *result = terrain_result_ref (self->look);
+    *result = terrain_result_ref (last_look.result);
   else if (status == TERRAIN_OK && ! reused)
     {
       status = look ? look_at (operation, &settings, later && ! based, reduced, heights, width,
@@ -745,30 +813,27 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   if (status == TERRAIN_OK && look)
     terrain_stroke_forget (operation);
   if (status == TERRAIN_OK && reduced_look && ! again && ! look_again)
-    {
-      terrain_result_unref (self->look);
-      self->look = terrain_result_ref (*result);
-      self->look_key = key;
-      self->look_base = base_id;
-    }
+    look_put (self, &(Look) { terrain_result_ref (*result), key, base_id });
+  terrain_result_unref (last_look.result);
   if (status == TERRAIN_OK && canvas && ! again)
     {
-      terrain_result_unref (self->shown);
-      self->shown = look ? terrain_result_ref (*result) : NULL;
-      self->shown_result = ! look;
-      self->shown_key = key;
+      terrain_result_unref (shown.look);
+      shown.look = look ? terrain_result_ref (*result) : NULL;
+      shown.result = ! look;
+      shown.key = key;
     }
   if (status == TERRAIN_OK && canvas)
     {
       /* Read at this count, the layer was that of what was shown (again: the same). */
-      self->shown_settings = settings;
-      self->shown_invalidations = invalidations;
+      shown.settings = settings;
+      shown.invalidations = invalidations;
     }
   else
     {
-      g_clear_pointer (&self->shown, terrain_result_unref);
-      self->shown_result = FALSE;
+      g_clear_pointer (&shown.look, terrain_result_unref);
+      shown.result = FALSE;
     }
+  shown_put (self, &shown);
   terrain_pages_free (heights);
   g_free (reduced);
   if (look)
