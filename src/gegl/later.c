@@ -175,8 +175,13 @@ typedef struct
   float                      *layer;   /* the layer's heights */
   int                         width, height, factor;
   GeglBuffer                 *buffer;
+  GWeakRef                    node;    /* the operation's */
   gchar                      *name;
   gint                        cancelled;
+  /* Not started: its layer is the look of a render under way before it in the drawable's
+   * graph (an effect below it), and the result made of that would be replaced at once. It
+   * serves the canvas's asks again until that render ends, which drops it. */
+  gboolean                    waiting;
 } Later;
 
 static GMutex  lock;
@@ -187,11 +192,13 @@ static GList  *under_way; /* of Later */
 static TerrainResultKey made[REMEMBERED];
 static int              made_next;
 
+/* The render under way of `key` (`running`: started, not waiting), or NULL. Under the lock. */
 static Later *
-find (const TerrainResultKey *key)
+find (const TerrainResultKey *key, gboolean running)
 {
   for (GList *l = under_way; l; l = l->next)
-    if (memcmp (&((Later *) l->data)->key, key, sizeof *key) == 0)
+    if (memcmp (&((Later *) l->data)->key, key, sizeof *key) == 0 &&
+        ! (running && ((Later *) l->data)->waiting))
       return l->data;
   return NULL;
 }
@@ -208,11 +215,20 @@ terrain_later_allowed (const TerrainResultKey *key)
 }
 
 gboolean
+terrain_later_under_way (const TerrainResultKey *key)
+{
+  g_mutex_lock (&lock);
+  const gboolean found = find (key, FALSE) != NULL;
+  g_mutex_unlock (&lock);
+  return found;
+}
+
+gboolean
 terrain_later_wait (const TerrainResultKey *key)
 {
   g_mutex_lock (&lock);
-  const gboolean waited = find (key) != NULL;
-  while (find (key) != NULL)
+  const gboolean waited = find (key, TRUE) != NULL;
+  while (find (key, TRUE) != NULL)
     g_cond_wait (&done, &lock);
   g_mutex_unlock (&lock);
   return waited;
@@ -235,22 +251,38 @@ later_free (Later *later)
   terrain_pages_free (later->layer);
   terrain_pages_free (later->pixels);
   g_object_unref (later->buffer);
+  g_weak_ref_clear (&later->node);
   g_free (later->name);
   g_free (later);
 }
 
-/* In the main loop: GIMP draws the drawable again, all of it (no cache holds the look: it
- * was dropped after each render that showed it): its update marks it to be drawn, and the
- * image's flush has GIMP's canvas draw it in its idle time (as gimp_image_flush does;
- * without it, the canvas drew it only as far as the view showed it, and the next stroke's
- * first dab, which draws all that is marked before it paints, rendered the effect in full,
- * 1.8 s at 4096 x 4096). */
+static GList *drop (GeglBuffer *buffer, TerrainStroke *stroke, gboolean waiting_only);
+
+/* In the main loop: GIMP draws the drawable again, all of it. The operation's node is
+ * invalidated first, with what follows it (GIMP's filters, the effects above it): their
+ * caches may hold what they made of the look, or an effect above may have made its own
+ * result of the look and keep serving it, since nothing else tells them that the output
+ * changed. The drawable's update marks it to be drawn, and the image's flush has GIMP's
+ * canvas draw it in its idle time (as gimp_image_flush does; without it, the canvas drew it
+ * only as far as the view showed it, and the next stroke's first dab, which draws all that
+ * is marked before it paints, rendered the effect in full, 1.8 s at 4096 x 4096). */
 static gboolean
 tell_gimp (gpointer data)
 {
   Later      *later = data;
   GeglBuffer *buffer = later->buffer;
   GObject    *drawable = drawable_of (buffer);
+  GeglNode   *node = g_weak_ref_get (&later->node);
+  if (drawable && node && gegl_node_get_gegl_operation (node))
+    gegl_operation_invalidate (gegl_node_get_gegl_operation (node), NULL, TRUE);
+  g_clear_object (&node);
+  /* The renders waiting for this one end now, not when it ended: until its node was
+   * invalidated, GEGL's caches still gave the look to the effects above it, whose results
+   * made of it would have been replaced at once. GIMP's render asks them again. */
+  g_mutex_lock (&lock);
+  GList *waited = drop (buffer, NULL, TRUE);
+  g_mutex_unlock (&lock);
+  g_list_free_full (waited, (GDestroyNotify) later_free);
   if (drawable)
     {
       const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
@@ -264,6 +296,82 @@ tell_gimp (gpointer data)
       g_object_unref (drawable);
     }
   return G_SOURCE_REMOVE;
+}
+
+/* A cancelled render's end, in the main loop: nothing to tell (later_free, its destroy
+ * notify, frees it where the drawable's buffer was referenced). */
+static gboolean
+free_later (gpointer data)
+{
+  (void) data;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+free_in_main_loop (gpointer later)
+{
+  g_idle_add_full (G_PRIORITY_DEFAULT, free_later, later, (GDestroyNotify) later_free);
+}
+
+/* Takes the waiting renders of `buffer` (of `stroke` alone, unless NULL) out of those under
+ * way, and returns them; unless `waiting_only`, marks the running ones cancelled too. Under
+ * the lock. */
+static GList *
+drop (GeglBuffer *buffer, TerrainStroke *stroke, gboolean waiting_only)
+{
+  GList *dropped = NULL;
+  for (GList *l = under_way, *next; l; l = next)
+    {
+      Later *later = l->data;
+      next = l->next;
+      if (later->buffer != buffer || (stroke && later->hold.stroke != stroke))
+        continue;
+      if (later->waiting)
+        {
+          under_way = g_list_delete_link (under_way, l);
+          dropped = g_list_prepend (dropped, later);
+        }
+      else if (! waiting_only)
+        g_atomic_int_set (&later->cancelled, 1);
+    }
+  return dropped;
+}
+
+/* Whether `its` is one of the nodes `node` reads from, on any of its inputs (GIMP composites
+ * an effect's output as the aux of a mode node, the layer below as its input), looking at
+ * *budget nodes at most. */
+static gboolean
+reads_from (GeglNode *node, GeglNode *its, int *budget)
+{
+  gchar  **pads = gegl_node_list_input_pads (node);
+  gboolean found = FALSE;
+  for (int i = 0; pads && pads[i] && ! found && --*budget > 0; i++)
+    {
+      GeglNode *producer = gegl_node_get_producer (node, pads[i], NULL);
+      found = producer && (producer == its || reads_from (producer, its, budget));
+    }
+  g_strfreev (pads);
+  return found;
+}
+
+/* Whether a render of `buffer` has been started, not waiting, for a node that `node` reads
+ * from (an effect below it in the drawable's graph). Main thread. */
+static gboolean
+below_under_way (GeglNode *node, GeglBuffer *buffer)
+{
+  gboolean found = FALSE;
+  g_mutex_lock (&lock);
+  for (GList *l = under_way; l && ! found; l = l->next)
+    {
+      Later    *later = l->data;
+      GeglNode *its = later->buffer == buffer && ! later->waiting
+                        ? g_weak_ref_get (&later->node) : NULL;
+      int       budget = 1024;
+      found = its && its != node && reads_from (node, its, &budget);
+      g_clear_object (&its);
+    }
+  g_mutex_unlock (&lock);
+  return found;
 }
 
 static int
@@ -293,10 +401,8 @@ finish (Later *later, TerrainStatus status)
   g_clear_pointer (&later->layer, terrain_pages_free);
   /* A cancelled render's value was replaced: the render that replaced it tells GIMP. A
    * failed one is told too: GIMP's render of the layer then gives the failure in place. */
-  if (status != TERRAIN_CANCELLED)
-    g_idle_add_full (G_PRIORITY_DEFAULT, tell_gimp, later, (GDestroyNotify) later_free);
-  else
-    later_free (later);
+  g_idle_add_full (G_PRIORITY_DEFAULT, status != TERRAIN_CANCELLED ? tell_gimp : free_later,
+                   later, (GDestroyNotify) later_free);
 }
 
 static gpointer
@@ -357,14 +463,16 @@ void
 terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settings,
                      const TerrainProcedureInfo *info, const TerrainArgValue *values,
                      guchar **pixels, const TerrainPixelCodec *codec, int width, int height,
-                     int factor, TerrainStroke *stroke, GeglBuffer *layer, const char *name)
+                     int factor, TerrainStroke *stroke, GeglBuffer *layer, GeglNode *node,
+                     const char *name)
 {
   g_mutex_lock (&lock);
-  const gboolean already = find (key) != NULL;
+  const gboolean already = find (key, FALSE) != NULL;
   g_mutex_unlock (&lock);
   if (already)
     return;
   Later *later = g_new0 (Later, 1);
+  g_weak_ref_init (&later->node, node);
   later->pixels = g_steal_pointer (pixels);
   later->codec = *codec;
   later->key = *key;
@@ -375,11 +483,30 @@ terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settin
   later->factor = factor;
   later->buffer = g_object_ref (layer);
   later->name = g_strdup (name);
+  TerrainResult *kept = terrain_result_lookup (key, (gsize) width * height);
+  terrain_result_unref (kept);
+  if (kept)
+    {
+      /* Made meanwhile (its thread ended after the render that asked looked for it): GIMP is
+       * told again, so that the canvas does not keep the look. */
+      log_later (later, "%dx%d: kept meanwhile, GIMP told again", width, height);
+      g_clear_pointer (&later->pixels, terrain_pages_free);
+      g_idle_add_full (G_PRIORITY_DEFAULT, tell_gimp, later, (GDestroyNotify) later_free);
+      return;
+    }
+  later->waiting = below_under_way (node, layer);
+  if (later->waiting)
+    g_clear_pointer (&later->pixels, terrain_pages_free);
   g_mutex_lock (&lock);
-  for (GList *l = under_way; l; l = l->next)
-    if (((Later *) l->data)->buffer == layer)
-      g_atomic_int_set (&((Later *) l->data)->cancelled, 1);
+  /* Only the operation's own render of an older value of the layer: another operation's on
+   * the same drawable (the effect below or above it in the layer's stack) is still needed,
+   * and nothing else would tell GIMP once it is there. */
+  GList *replaced = drop (layer, stroke, FALSE);
   under_way = g_list_prepend (under_way, later);
   g_mutex_unlock (&lock);
-  g_idle_add_full (G_PRIORITY_HIGH, start_thread, later, NULL);
+  g_list_free_full (replaced, free_in_main_loop);
+  if (later->waiting)
+    log_later (later, "%dx%d: its result waits for the effect below it", width, height);
+  else
+    g_idle_add_full (G_PRIORITY_HIGH, start_thread, later, NULL);
 }

@@ -51,6 +51,9 @@ GeglBuffer *terrain_later_layer (GeglOperation *operation);
  * thread. */
 gboolean    terrain_later_allowed (const TerrainResultKey *key);
 
+/* Whether a full render of `key` is under way in a thread (started, not yet ended). */
+gboolean    terrain_later_under_way (const TerrainResultKey *key);
+
 /* Whether a full render of `key` is under way in a thread; waits until it is done. */
 gboolean    terrain_later_wait (const TerrainResultKey *key);
 
@@ -58,16 +61,18 @@ gboolean    terrain_later_wait (const TerrainResultKey *key);
  * height, in the codec's format, already found to be heights) are at *pixels, in a thread:
  * keeps its result under `key`, makes it the base of the stroke's looks
  * (terrain_stroke_keep, under `settings`, at `factor`), then has GIMP draw the drawable of
- * `layer` again; `name`, the operation's, is for the render log. The pixels (a block of
+ * `layer` again, with the operation's `node` invalidated; `name`, the operation's, is for the
+ * render log. The pixels (a block of
  * terrain_pages_alloc) are taken (*pixels set to NULL) and made heights in the thread: at
- * 4096 x 4096 a copy of the heights took
- * 16-90 ms of GIMP's main thread. A render under way for the same layer and another key is
- * cancelled: its value was replaced. The thread starts once GIMP's main loop runs again.
- * Nothing is started, nor taken, when one for `key` is under way. */
+ * 4096 x 4096 a copy of the heights took 16-90 ms of GIMP's main thread. A render under way
+ * of the same operation (`stroke`) for the same layer and another key is cancelled: its value
+ * was replaced, and this one tells GIMP. The thread starts once GIMP's main loop runs again.
+ * Nothing is started, nor taken, when one for `key` is under way; when its result is kept
+ * already, GIMP is told again. */
 void        terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settings,
                                  const TerrainProcedureInfo *info, const TerrainArgValue *values,
                                  guchar **pixels, const TerrainPixelCodec *codec, int width,
                                  int height, int factor, TerrainStroke *stroke, GeglBuffer *layer,
-                                 const char *name);
+                                 GeglNode *node, const char *name);
 
 #endif

@@ -637,8 +637,8 @@ canvas_chunks (GeglOperation *operation)
  * layer of what it was shown was read (its input and settings are as they were), what it
  * was shown is served again without reading and hashing the layer (at 4096 x 4096 that took
  * 0.1-0.3 s of GIMP's main thread a chunk, every 0.4 s, while a result's thread waited for
- * the processor): the result, while it is kept (*served); the look, until the result is
- * kept, with the drawable's buffer (layer_for_later) in *later. FALSE otherwise. */
+ * the processor): the result, while it is kept (*served); the look, while its result is made
+ * in a thread, with the drawable's buffer (layer_for_later) in *later. FALSE otherwise. */
 static gboolean
 shown_again (GeglOperation *operation, const Shown *shown, const TerrainResultKey *settings,
              gint invalidations, int factor, gsize cells, TerrainResult **served,
@@ -651,7 +651,7 @@ shown_again (GeglOperation *operation, const Shown *shown, const TerrainResultKe
   if (shown->result)
     return (*served = kept) != NULL;
   terrain_result_unref (kept);
-  return kept == NULL &&
+  return kept == NULL && terrain_later_under_way (&shown->key) &&
          (*later = layer_for_later (operation, &shown->key, factor, cells)) != NULL;
 }
 
@@ -753,9 +753,12 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   TerrainStatus status = TERRAIN_OK;
   float        *heights = NULL, *reduced = NULL;
   /* The canvas asks again, chunk by chunk, for the look it was shown (its layer read again
-   * after an invalidation, and the same, or not read: shown_again): the same look. */
+   * after an invalidation, and the same, or not read: shown_again): the same look, while its
+   * result is under way. Once it is not (cancelled, or given up), the look is made again and
+   * its result started again: a look is never shown for good. */
   const gboolean again =
-    later && shown.look && memcmp (&shown.key, &key, sizeof key) == 0;
+    later && shown.look && memcmp (&shown.key, &key, sizeof key) == 0 &&
+    terrain_later_under_way (&key);
   gboolean       made_base_look = FALSE, unfiltered = FALSE;
   const gboolean look =
     ! reused && (later || (factor > 1 && based && terrain_stroke_render (self->stroke)));
@@ -786,7 +789,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
     status = layer_heights (operation, codec, reduced_look ? NULL : pixels, n, &heights);
   if (status == TERRAIN_OK && later && ! again)
     terrain_later_start (&key, &settings, info, self->values, &pixels, codec, width, height,
-                         factor, self->stroke, later, gegl_operation_get_name (operation));
+                         factor, self->stroke, later, operation->node,
+                         gegl_operation_get_name (operation));
   if (status == TERRAIN_OK && rebase && reused)
     status = layer_heights (operation, codec, pixels, n, &heights);
   if (status == TERRAIN_OK && rebase)

@@ -141,13 +141,16 @@ class Live:
     changes: {operation: (property, value)}, a setting the script changes once that effect's
     strokes are done (paint: change); merge: (operation, property, value), an effect the
     script then puts on the layer and merges at once, writing WORKDIR/merged: "the same"
-    when the layer equals a twin that merged the same effect, else "different"."""
+    when the layer equals a twin that merged the same effect, else "different". script: a
+    Python-Fu script of the caller's instead (it has WORKDIR, SIZE, the shown field and its
+    helpers); environment: more variables for GIMP's process."""
 
-    def __init__(self, plugin, module, workdir, effects, dialog=False, changes=None, merge=None):
+    def __init__(self, plugin, module, workdir, effects, dialog=False, changes=None, merge=None,
+                 script=None, environment=None):
         self.workdir = workdir
         os.makedirs(workdir, exist_ok=True)
         for stale in os.listdir(workdir):
-            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog", "change", "edited", "merged", "shown")) \
+            if stale.endswith((".log", ".png")) or stale.startswith(("effect-", "next-", "dialog", "change", "edited", "merged", "shown", "step-", "result-", "done-", "check-")) \
                     or stale == "finished":
                 os.remove(os.path.join(workdir, stale))
         self.render_log = os.path.join(workdir, "render.log")
@@ -157,9 +160,10 @@ class Live:
         self.xvfb, display = start_xvfb()
         self.env = self.session.environment(display)
         self.env.update(TERRAIN_RENDER_LOG=self.render_log, TERRAIN_MAINLOOP_LOG=self.mainloop_log)
+        self.env.update(environment or {})
         script = "WORKDIR = %r\nSIZE = %d\nEFFECTS = %r\nDIALOG = %r\nCHANGES = %r\nMERGE = %r\n" % (
             workdir, SIZE, list(effects), RIVER_DIALOG if dialog else None, changes or {},
-            merge) + SCRIPT
+            merge) + (PYTHON_FU_SHOWN_FIELD + script if script else SCRIPT)
         self.gimp = subprocess.Popen(
             self.session.command([script], gui=True, interpreter="python-fu-eval", quit=False, data=True),
             env=self.env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, "gimp.log"), "w"))

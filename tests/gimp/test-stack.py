@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""GUI test: a stack of effects on one layer shows what a merge gives, in real gimp-3 under
+Xvfb (live.py says how GIMP is driven).
+
+On a 1024² GRAY u16 layer (an Infinite Field), effects left as effects, each step below is
+followed by a wait until GIMP is done (no render for a second, no result under way in a
+thread); then what the canvas shows (Copy Visible: GIMP's projection) must be, byte for byte,
+the layer with its visible effects merged in a duplicate of the image:
+  1. River Erosion, then Hydraulic Erosion above it, put on the layer (both resolve to the
+     drawable's buffer: the second's result in a thread once cancelled the first's, and the
+     canvas kept River Erosion's half-resolution look for good);
+  2. a stroke with the Paintbrush; 3. Ctrl+Z; 4. Ctrl+Y;
+  5. the lower effect hidden; 6. shown again;
+  7. the two in the other order, and 8. a stroke;
+  9. River Erosion, GIMP's Gaussian Blur, Hydraulic Erosion, and 10. a stroke.
+With TERRAIN_LIVE=0 in GIMP's environment (argument --exact), the module renders every
+effect exactly and in place (src/gegl/live.h): the same steps, no look and no result made in a
+thread, and the module's log says once that live effects are off.
+The time from each change to the last render it led to (the canvas settled) is printed, and
+the screen, the canvas and the merge of each stroke are kept (stack-N.png, shown-N.png,
+merged-N.png).
+
+usage: test-stack.py PLUGIN_BINARY GEGL_MODULE WORKDIR [--exact]
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+from checks import Checks
+from live import Live
+
+plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
+exact = "--exact" in sys.argv[4:]
+checks = Checks("gimp-stack" + ("-exact" if exact else ""))
+RIVER, HYDRAULIC, BLUR = "terrain:river-erosion", "terrain:hydraulic-erosion", "gegl:gaussian-blur"
+STEPS = [("stack", [RIVER, HYDRAULIC]), ("stroke", None), ("undo", "ctrl+z"), ("redo", "ctrl+y"),
+         ("hide", 0), ("show", 0),
+         ("stack", [HYDRAULIC, RIVER]), ("stroke", None),
+         ("stack", [RIVER, BLUR, HYDRAULIC]), ("stroke", None)]
+
+# The script in GIMP: for each step, the script's own change (effects, visibility), then,
+# once the driver says GIMP is done, the canvas against the merge.
+SCRIPT = r"""
+import json
+gi.require_version("Gegl", "0.4")
+from gi.repository import Gegl
+RECT = Gegl.Rectangle.new(0, 0, SIZE, SIZE)
+
+def pixels(drawable):
+    return bytes(drawable.get_buffer().get(RECT, 1.0, "Y' u16", Gegl.AbyssPolicy.CLAMP))
+
+def merged():
+    twin = image.duplicate()
+    heights = twin.get_layers()[0]
+    for f in heights.get_filters():
+        if not f.get_visible():
+            f.delete()
+    heights.merge_filters()
+    got = pixels(heights)
+    twin.delete()
+    return got
+
+def shown():
+    Gimp.edit_copy_visible(image)
+    copy = Gimp.edit_paste_as_new_image()
+    got = pixels(copy.get_layers()[0])
+    copy.delete()
+    return got
+
+def differences(a, b):
+    import array
+    x, y = array.array("H", a), array.array("H", b)
+    diff = [abs(p - q) for p, q in zip(x, y) if p != q]
+    return len(diff) / max(len(x), 1), max(diff + [0]) / 65535.0
+
+n = 0
+while True:
+    wait_flag("step-%d" % n)
+    with open(os.path.join(WORKDIR, "step-%d" % n)) as f:
+        step = json.load(f)
+    if step["action"] == "end":
+        break
+    changed = time.monotonic()
+    if step["action"] == "stack":
+        for f in layer.get_filters():
+            f.delete()
+        for op in step["value"]:
+            layer.append_filter(Gimp.DrawableFilter.new(layer, op, ""))
+    elif step["action"] in ("hide", "show"):
+        # As the eye in the layer's effects does: libgimp's set_visible alone has GIMP draw
+        # nothing again (3.2.6: no effect was asked for anything, and the canvas kept the
+        # hidden effect), so the layer is updated too.
+        layer.get_filters()[step["value"]].set_visible(step["action"] == "show")
+        layer.update(0, 0, SIZE, SIZE)
+    Gimp.displays_flush()
+    with open(os.path.join(WORKDIR, "done-%d" % n), "w") as f:
+        f.write(repr(changed))
+    wait_flag("check-%d" % n)
+    canvas, merge = shown(), merged()
+    result = {"same": canvas == merge,
+              "filters": [(f.get_operation_name(), f.get_visible()) for f in layer.get_filters()]}
+    if canvas != merge:
+        result["differ"], result["by"] = differences(canvas, merge)
+    if step["keep"]:
+        for name, data in (("shown", canvas), ("merged", merge)):
+            with open(os.path.join(WORKDIR, "%s-%d.raw" % (name, n)), "wb") as f:
+                f.write(data)
+    with open(os.path.join(WORKDIR, "result-%d.json" % n), "w") as f:
+        json.dump(result, f)
+    n += 1
+image.clean_all()
+flag("finished")
+"""
+
+
+def png(live, raw):
+    """A PNG beside the 16-bit raw pixels, for a person to look at."""
+    if os.path.exists(raw):
+        subprocess.run(["convert", "-size", "1024x1024", "-depth", "16", "-endian", "LSB",
+                        "gray:" + raw, raw[:-4] + ".png"], env=live.env, check=False)
+        os.remove(raw)
+
+
+def run_step(live, n, action, value, k):
+    """Step n: the driver's own change (a stroke, a key) or the script's; then, once GIMP is
+    done, the comparison. Returns (the script's result, seconds from the change to the last
+    render it led to, or None)."""
+    since = time.monotonic()
+    if action == "stroke":
+        since = live.stroke(k)[1]
+    elif action in ("undo", "redo"):
+        live.keys(value)
+        since = time.monotonic()
+    with open(os.path.join(live.workdir, "step-%d" % n), "w") as f:
+        json.dump({"action": action, "value": value, "keep": action == "stroke"}, f)
+    if not live.wait_file("done-%d" % n, 60):
+        return None, None
+    if action not in ("stroke", "undo", "redo"):
+        since = float(open(os.path.join(live.workdir, "done-%d" % n)).read())
+    settled = live.settle(since, 60)
+    renders = live.renders(since)
+    live.flag("check-%d" % n)
+    if not live.wait_file("result-%d.json" % n, 120):
+        return None, None
+    if action == "stroke":
+        live.shoot("stack-%d.png" % n)
+        for name in ("shown", "merged"):
+            png(live, os.path.join(live.workdir, "%s-%d.raw" % (name, n)))
+    with open(os.path.join(live.workdir, "result-%d.json" % n)) as f:
+        result = json.load(f)
+    result["settled"] = settled
+    result["renders"] = [what for _, what, _ in renders]
+    return result, (renders[-1][0] - since) if renders else None
+
+
+environment = {"TERRAIN_LIVE": "0"} if exact else {}
+live = Live(plugin, module, workdir, [], script=SCRIPT, environment=environment)
+results = []
+started = time.monotonic()
+try:
+    if live.image_window():
+        live.settle(0, 60)
+        live.keys("p")  # the Paintbrush
+        for n, (action, value) in enumerate(STEPS):
+            results.append(run_step(live, n, action, value, n))
+    with open(os.path.join(workdir, "step-%d" % len(STEPS)), "w") as f:
+        json.dump({"action": "end", "value": None, "keep": False}, f)
+finally:
+    code = live.finish()
+
+for n, ((action, value), (result, settle)) in enumerate(zip(STEPS, results)):
+    what = "step %d (%s %s)" % (n + 1, action, value if value is not None else "")
+    checks.check(result is not None, "%s: the script gave no result" % what)
+    if result is None:
+        continue
+    checks.check(result["settled"], "%s: GIMP never settled" % what)
+    checks.check(result["same"], "%s: the canvas (Copy Visible) is not the merge: %.1f %% of the "
+                 "pixels differ, by up to %.1f %% of full scale; effects %s; renders %s" % (
+                     what, 100 * result.get("differ", 0), 100 * result.get("by", 0),
+                     result["filters"], result["renders"][-12:]))
+    print("%s: canvas %s the merge; change -> last render %s s; effects %s" % (
+        what, "is" if result["same"] else "IS NOT", "-" if settle is None else "%.3f" % settle,
+        result["filters"]))
+checks.check(len(results) == len(STEPS), "%d of %d steps ran" % (len(results), len(STEPS)))
+render_log = open(live.render_log).read() if os.path.exists(live.render_log) else ""
+if exact:
+    checks.check("in a thread" not in render_log and "looked at" not in render_log,
+                 "with TERRAIN_LIVE=0, a look or a result in a thread: %s" % [
+                     line for line in render_log.splitlines()
+                     if "in a thread" in line or "looked at" in line][:5])
+    gimp_log = open(os.path.join(workdir, "gimp.log")).read()
+    said = [line for line in gimp_log.splitlines() if "live effects are off" in line]
+    checks.check(said and len(said) == len(set(said)),
+                 "GIMP's log does not say once that live effects are off: %s" % said)
+else:
+    checks.check("in a thread" in render_log, "no result was made in a thread")
+print("%d steps in %.0f s" % (len(results), time.monotonic() - started))
+checks.check(code == 0, "gimp exited %s" % code)
+checks.done()
