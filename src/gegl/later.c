@@ -3,6 +3,7 @@
 #include "gimp-signals.h"
 #include "heightmap.h"
 #include "huge-pages.h"
+#include "live.h"
 #include "pixel-codec.h"
 #include "render-log.h"
 
@@ -18,7 +19,7 @@ gboolean
 terrain_later_render (void)
 {
   GSource *source = g_main_current_source ();
-  return source != NULL && g_source_get_context (source) == g_main_context_default () &&
+  return terrain_live () && source != NULL && g_source_get_context (source) == g_main_context_default () &&
          source->source_funcs == &g_idle_funcs &&
          g_source_get_priority (source) >= PROJECTION_IDLE;
 }
@@ -73,7 +74,7 @@ static gboolean
 watch_drawables (void)
 {
   static gboolean tried;
-  if (update_signal != 0 || tried || g_thread_self () != main_thread)
+  if (update_signal != 0 || tried || g_thread_self () != main_thread || ! terrain_live ())
     return update_signal != 0;
   const GType type = g_type_from_name ("GimpDrawable");
   if (type == 0 || g_type_class_peek (type) == NULL)

@@ -2,6 +2,7 @@
 
 #include "reduced.h"
 #include "heightmap.h"
+#include "live.h"
 #include "render-source.h"
 
 #include <string.h>
@@ -108,7 +109,7 @@ gboolean
 terrain_stroke_render (TerrainStroke *stroke)
 {
   const TerrainRenderSource source = terrain_render_source ();
-  if (source == TERRAIN_SOURCE_NONE)
+  if (source == TERRAIN_SOURCE_NONE || ! terrain_live ())
     return FALSE;
   g_mutex_lock (&stroke->lock);
   const gboolean stroke_render =
