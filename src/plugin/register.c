@@ -80,10 +80,13 @@ terrain_procedure_new (GimpPlugIn *plug_in, const TerrainProcedureInfo *info)
                                          "gimp-terrain's GEGL module in GIMP and a layer"),
                                        FALSE, G_PARAM_READWRITE);
 
+  /* Generators merged by default: left as an effect, a generator ignores what is painted on
+   * its layer afterwards, and painting over a generated map is what it is made for. GIMP
+   * remembers the choice with the dialog's other settings. */
   gimp_procedure_add_boolean_aux_argument (procedure, TERRAIN_AUX_MERGE, _("_Merge filter"),
                                            _("Change the layer's pixels instead of leaving "
                                              "an editable effect on it"),
-                                           FALSE, G_PARAM_READWRITE);
+                                           info->kind == TERRAIN_GENERATOR, G_PARAM_READWRITE);
   gimp_procedure_add_boolean_aux_argument (procedure, TERRAIN_AUX_CANVAS,
                                            _("Pre_view on canvas"),
                                            _("Show the result on the layer while the dialog "

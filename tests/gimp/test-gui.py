@@ -13,9 +13,11 @@ With the GEGL module (GIMP runs the procedures' operations):
     result on the canvas while it is open (the screen is shot: WORKDIR/canvas.png; the
     canvas area must show a terrain where the layer held one flat shade); Escape leaves the
     layer's pixels, effects and clean state as they were;
-  - OK leaves one editable effect (the layer's pixels untouched); the layer's fx button
-    opens it in GIMP's own filter dialog (WORKDIR/effect-dialog.png);
-  - with "Merge filter" checked (its mnemonic), OK changes the pixels and leaves no effect.
+  - "Merge filter" is checked by default for a generator: unchecked (its mnemonic), OK
+    leaves one editable effect (the layer's pixels untouched); the layer's fx button opens it
+    in GIMP's own filter dialog (WORKDIR/effect-dialog.png);
+  - the dialog opens again with "Merge filter" unchecked (GIMP remembers it); checked again,
+    OK changes the pixels and leaves no effect.
 One picture: on a layer that already carries River Erosion over a Diamond-Square, left as
 effects, River Erosion's dialog is opened again (WORKDIR/on-effects-dialog.png, and beside
 the canvas WORKDIR/on-effects.png): its preview must show what the canvas shows (the
@@ -562,8 +564,10 @@ for step in ("cancel", "effect", "merge"):
         gui.shoot("canvas.png", crop="1410x780+0+0")
         checks.check(colours(gui.shoot("canvas-area.png"), CANVAS) > 100,
                      "the canvas shows no terrain while the dialog is open")
-    if step == "merge":
-        gui.keys(window, "alt+m")  # Merge filter
+    if step != "cancel":
+        # Merge filter: on by default for a generator (off for "effect"), then remembered
+        # off by GIMP (on again for "merge").
+        gui.keys(window, "alt+m")
     gui.keys(window, "Escape" if step == "cancel" else "alt+o")
     gui.gone(window)
     if step == "effect":
