@@ -24,7 +24,10 @@
  * MAX_STAGES), each one implicit diffusion step of the stage's share of the total, then the
  * solution over the stage's age from the diffused heights, as the simulation diffuses
  * before it incises. Eroding a layer, the later stages solve on the first stage's network
- * (river_analytical says why). */
+ * (river_analytical says why), and the diffusion is split symmetrically (Strang): the first
+ * stage's step is half a share, and the other half comes after the last solution
+ * (last_half_diffusion says why). The receivers are those of the simulation (Rho8,
+ * river-flow.c), chosen afresh by each pass. */
 #include "river-internal.h"
 
 #include <math.h>
@@ -368,6 +371,29 @@ run_stage (Solution *s, float *start, int first, double from, double to)
   return TERRAIN_OK;
 }
 
+/* Diffusion split symmetrically (Strang): the first stage's, and a last one after the last
+ * stage's solution, are half a stage's (`half`). The solution alone leaves every cell on its
+ * own path's height, uncorrelated with its neighbours': one-pixel gullies and grain, which
+ * the simulation's diffusion at every step never lets form. The half after the solution
+ * takes them out; the network solved on then keeps every cell a float above its receiver
+ * (no pit is made). */
+static TerrainStatus
+last_half_diffusion (Solution *s, double half)
+{
+  RiverRun  *r = s->r;
+  RiverGrid *g = &r->g;
+  if (river_diffusion_set (&r->diffusion, g, half) != TERRAIN_OK)
+    return TERRAIN_ERROR_NO_MEMORY;
+  memcpy (g->direction, s->used, g->cells);
+  river_diffuse (&r->diffusion, g, NULL);
+  river_find_donors (g);
+  river_order_and_area (g);
+  river_keep_draining (r, FLT_MAX);
+  if (r->eroded || r->deposited)
+    account_stage (r, r->diffusion.before, 0.0);
+  return TERRAIN_OK;
+}
+
 TerrainStatus
 river_analytical (RiverRun *r)
 {
@@ -406,11 +432,20 @@ river_analytical (RiverRun *r)
       s->inverse_power[0] = 0.0;
       for (int a = 1; a < RIVER_POWER_TABLE; a++)
         s->inverse_power[a] = pow (a * r->cell_area, -r->p->area_exponent);
-      status = TERRAIN_OK;
+      const double full = r->diffusion.coefficient;
+      status = r->diffusion.block && ! r->uplift
+                 ? river_diffusion_set (&r->diffusion, g, 0.5 * full) : TERRAIN_OK;
       const double per_stage = (RIVER_STEPS_END - RIVER_FILL_END) / stages;
       for (int stage = 0; stage < stages && status == TERRAIN_OK; stage++)
-        status = run_stage (s, start, stage == 0, RIVER_FILL_END + stage * per_stage,
-                            RIVER_FILL_END + (stage + 1) * per_stage);
+        {
+          if (stage == 1)
+            status = river_diffusion_set (&r->diffusion, g, full);
+          if (status == TERRAIN_OK)
+            status = run_stage (s, start, stage == 0, RIVER_FILL_END + stage * per_stage,
+                                RIVER_FILL_END + (stage + 1) * per_stage);
+        }
+      if (status == TERRAIN_OK && r->diffusion.block && ! r->uplift)
+        status = last_half_diffusion (s, 0.5 * full);
     }
   if (g->direction != receivers)
     {

@@ -103,14 +103,24 @@ river_diffusion_init (RiverDiffusion *d, const RiverGrid *g, double coefficient)
       lines[l]->back = next + 2 * lengths[l];
       lines[l]->ring = g->wrap ? next + 3 * lengths[l] : NULL;
       next += 4 * lengths[l];
-      if (lengths[l] >= 3 && ! factor_line (lines[l], (int) lengths[l], coefficient, g->wrap))
-        {
-          river_diffusion_free (d);
-          return TERRAIN_ERROR_NO_MEMORY;
-        }
     }
   d->alpha = next;
   d->before = next + w;
+  const TerrainStatus status = river_diffusion_set (d, g, coefficient);
+  if (status != TERRAIN_OK)
+    river_diffusion_free (d);
+  return status;
+}
+
+TerrainStatus
+river_diffusion_set (RiverDiffusion *d, const RiverGrid *g, double coefficient)
+{
+  RiverLine *lines[2] = { &d->row, &d->column };
+  const int  lengths[2] = { g->width, g->height };
+  d->coefficient = coefficient;
+  for (int l = 0; l < 2; l++)
+    if (lengths[l] >= 3 && ! factor_line (lines[l], lengths[l], coefficient, g->wrap))
+      return TERRAIN_ERROR_NO_MEMORY;
   return TERRAIN_OK;
 }
 

@@ -41,13 +41,13 @@ params_valid (const TerrainRiverErosion *p)
 
 /* One block for: stack and parent (4 bytes a cell each, and RIVER_NEIGHBOURS spare), area
  * and sorted (4 + 4, adjacent, and RIVER_NEIGHBOURS spare 8-byte places after them),
- * donors (2), outlet, direction and prefer (1 + 1 + 1), and with uplift the uplift and the
- * working heights (4 + 4). */
+ * donors (2), outlet, direction, prefer and the receivers of the step before (1 + 1 + 1 +
+ * 1), and with uplift the uplift and the working heights (4 + 4). */
 static TerrainStatus
 allocate (RiverRun *r, int with_uplift)
 {
   const size_t n = r->g.cells, spare = RIVER_NEIGHBOURS;
-  const size_t per_cell = 16 + 2 + 3 + (with_uplift ? 8 : 0);
+  const size_t per_cell = 16 + 2 + 4 + (with_uplift ? 8 : 0);
   if (n > INT32_MAX || n > SIZE_MAX / per_cell - 4 * spare)
     return TERRAIN_ERROR_NO_MEMORY;
   unsigned char *b = r->block = terrain_alloc (n * per_cell + 4 * spare * sizeof (int32_t));
@@ -70,6 +70,11 @@ allocate (RiverRun *r, int with_uplift)
   g->outlet = b + 2 * n;
   g->direction = b + 3 * n;
   g->prefer = b + 4 * n;
+  /* The simulation writes each step's receivers here; the analytical method leaves none:
+   * its passes choose afresh (Rho8's choice depends on the heights alone). */
+  r->previous = b + 5 * n;
+  memset (r->previous, RIVER_NONE, n);
+  g->previous = r->previous;
   return TERRAIN_OK;
 }
 
@@ -264,6 +269,7 @@ finish (RiverRun *r, float *heights, TerrainRiverMaps *maps, const float *origin
   /* The receivers and their order, for the normalisation's drainage guard and the flow
    * map. */
   const int flow = maps && maps->flow;
+  g->previous = NULL; /* the flow map's receivers are the steepest descent's */
   if (r->uplift || flow)
     {
       river_find_receivers (g, NULL, 0.0, 0.0);

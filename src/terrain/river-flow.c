@@ -277,6 +277,72 @@ border_donors (RiverGrid *g, int x, int y)
     (uint16_t) (donor_bits (d, copied_offset) | (g->wrap ? RIVER_WRAPS : 0));
 }
 
+/* Rho8 (Fairfield & Leymarie 1991, Water Resources Research 27(5)): steepest descent on 8
+ * neighbours sends every cell of a plane along one of 8 directions, so rivers run in
+ * straight lines along the grid and the simulation's valleys line up with it. So a cell
+ * may drain instead to the steeper of the two neighbours beside its steepest one (45
+ * degrees either side), when that is lower too, by a fixed pseudo-random choice of the cell
+ * whose odds grow from 0, where the gradient points at the steepest neighbour (the other
+ * is then cos 45 as steep; within a degree of it), to 1/2, where it points between them (as steep): on average
+ * the receivers follow the gradient. Each step's receivers are written over g->previous's after it (river-step.c). */
+#define STRAIGHT 0.7194 /* the odds' 0: the gradient within 1 degree of the steepest
+                          * neighbour (cos 44 / cos 1), where a straight line is right; a
+                          * ramp's columns stay the simulation's 1D rivers */
+/* The directions 45 degrees clockwise and anticlockwise of each direction. */
+static const uint8_t CLOCKWISE[RIVER_NEIGHBOURS] = { 6, 7, 4, 5, 0, 1, 3, 2 };
+static const uint8_t ANTICLOCKWISE[RIVER_NEIGHBOURS] = { 4, 5, 7, 6, 2, 3, 0, 1 };
+
+/* The choice for cell i, whose neighbour in direction k is at neighbour[k] (-1: off the
+ * map; only those of k and the two beside it are read). */
+ALWAYS_INLINE void
+randomise_receiver (RiverGrid *g, size_t i, const ptrdiff_t *neighbour)
+{
+  const int k = g->direction[i];
+  if (k == RIVER_NONE)
+    return;
+  const int   k1 = CLOCKWISE[k], k2 = ANTICLOCKWISE[k];
+  const float here = g->h[i];
+  const float slope = (here - g->h[neighbour[k]]) * g->inverse_distance[k];
+  const float s1 = neighbour[k1] >= 0 ? (here - g->h[neighbour[k1]]) * g->inverse_distance[k1]
+                                      : -1.0f;
+  const float s2 = neighbour[k2] >= 0 ? (here - g->h[neighbour[k2]]) * g->inverse_distance[k2]
+                                      : -1.0f;
+  const int   before = g->previous[i];
+  if (before != RIVER_NONE
+      && (before == k || ((before == k1 || before == k2) && (before == k1 ? s1 : s2) > 0.0f)))
+    {
+      /* The receiver of the step before, while still one of the three and lower: a choice
+       * that flipped with every small change of the slopes would never let the simulation
+       * settle (its steady state). */
+      g->direction[i] = (uint8_t) before;
+      return;
+    }
+  const float  beside = s1 >= s2 ? s1 : s2;
+  const double odds = 0.5 * ((double) beside / slope - STRAIGHT) / (1.0 - STRAIGHT);
+  const double draw = (terrain_mix32 ((uint32_t) i ^ 0x6a09e667u) >> 8) * (1.0 / 16777216.0);
+  g->direction[i] = (uint8_t) (draw < odds ? (s1 >= s2 ? k1 : k2) : k);
+}
+
+static void
+randomise_row (RiverGrid *g, int y)
+{
+  const size_t row = (size_t) y * g->width;
+  ptrdiff_t    neighbour[RIVER_NEIGHBOURS];
+  const int    inner = y > 0 && y < g->height - 1;
+  for (int x = 0; x < g->width; x += inner && x == 0 && g->width > 2 ? g->width - 1 : 1)
+    {
+      for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+        neighbour[k] = river_neighbour (g, x, y, k);
+      randomise_receiver (g, row + x, neighbour);
+    }
+  for (int x = 1; inner && x < g->width - 1; x++)
+    {
+      for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+        neighbour[k] = (ptrdiff_t) (row + x) + g->offset[k];
+      randomise_receiver (g, row + x, neighbour);
+    }
+}
+
 /* A cell of g->keep keeps its receiver of g->kept_direction while that is still strictly
  * lower (heights that changed since, by diffusion, could make it a cycle). */
 static void
@@ -313,6 +379,8 @@ receivers_rows (void *user, int strip, int first, int end)
             steepest (g->h + i, g->offset, g->inverse_distance, g->prefer[i], g->outlet[i]);
       for (int x = 0; x < w; x += inner && x == 0 ? w - 1 : 1)
         border_receiver (g, x, y);
+      if (g->previous)
+        randomise_row (g, y);
       for (int x = 0; g->keep && x < w; x++)
         keep_receiver (g, x, y);
     }
@@ -366,6 +434,12 @@ river_find_receivers (RiverGrid *g, const TerrainProgress *progress, double from
     return TERRAIN_CANCELLED;
   return terrain_parallel_rows (g->height, g->strips, report_rows (g), donors_rows, g, progress,
                                 middle, to);
+}
+
+void
+river_find_donors (RiverGrid *g)
+{
+  terrain_parallel_rows (g->height, g->strips, g->height, donors_rows, g, NULL, 0.0, 0.0);
 }
 
 /* ---- Receiver order and area ---- */

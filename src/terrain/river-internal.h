@@ -59,6 +59,9 @@ typedef struct
    * method's cells whose heights their own solution did not make). */
   const uint8_t *keep, *kept_direction;
   uint8_t  *prefer;        /* bit k: among equal slopes, the cell drains to neighbour k */
+  /* NULL, or the receivers of the step before (RIVER_NONE at first): the receivers are then
+   * chosen by Rho8, not by steepest descent alone (river-flow.c: randomise_receiver). */
+  const uint8_t *previous;
   uint16_t *donors;        /* bit k: neighbour k drains into the cell; RIVER_WRAPS */
   /* The receiver order (Braun & Willett's stack), tree after tree: stack[s] is the cell at
    * place s, parent[s] the place of its receiver (s for a root). stack and parent have
@@ -164,6 +167,8 @@ TerrainStatus river_along_stack (const RiverGrid *g,
                                  void (*task) (void *user, size_t first, size_t end),
                                  void *user, const TerrainProgress *progress, double from,
                                  double to);
+/* The donor bits of the receivers in g->direction. */
+void          river_find_donors (RiverGrid *g);
 /* Non-outlet cells without a receiver (a neighbour of slope > 0), outlets found from the
  * heights (unless fixed); neither the receivers nor the donor bits are written. */
 size_t        river_count_pits (RiverGrid *g);
@@ -228,12 +233,15 @@ typedef struct
   RiverLine row, column;
   float    *alpha;  /* per column: its ring's first cell */
   float    *before; /* the heights before the step, width x height */
+  double    coefficient; /* of the solvers' factors */
   float    *block;  /* the one allocation behind all of the above */
 } RiverDiffusion;
 
 /* Prepares the solvers of a coefficient > 0 (in pixels^2 per step); NO_MEMORY when a
  * buffer cannot be had. */
 TerrainStatus river_diffusion_init (RiverDiffusion *d, const RiverGrid *g, double coefficient);
+/* The same solvers for another coefficient > 0 (NO_MEMORY: the solvers are then unusable). */
+TerrainStatus river_diffusion_set (RiverDiffusion *d, const RiverGrid *g, double coefficient);
 void          river_diffusion_free (RiverDiffusion *d);
 /* One implicit step of hillslope diffusion on g->h; roots (g->direction RIVER_NONE) keep
  * their heights. The heights before it are left in d->before, and the result goes to
@@ -260,6 +268,7 @@ typedef struct
                                           * (river-erosion.c: coarse_estimate) */
   RiverCoarseOrder           coarse;     /* with an estimate: the order it drains along */
   float                     *eroded, *deposited; /* the maps, or NULL */
+  uint8_t                   *previous;   /* g.previous: the receivers of the step before */
   float                      floor;      /* the lowest incision takes a cell to */
   double                     cell_area;  /* of a pixel, in L^2 */
   double                     distance_power[2]; /* (L / d)^n axial, diagonal */

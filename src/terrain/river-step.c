@@ -176,6 +176,8 @@ river_step (RiverRun *r, int step)
   const double start = RIVER_FILL_END + per_step * step;
   if (river_find_receivers (&r->g, r->progress, start, start + 0.3 * per_step) != TERRAIN_OK)
     return TERRAIN_CANCELLED;
+  if (r->previous)
+    memcpy (r->previous, r->g.direction, r->g.cells);
   river_order_and_area (&r->g);
   if (terrain_progress_report (r->progress, start + 0.45 * per_step))
     return TERRAIN_CANCELLED;

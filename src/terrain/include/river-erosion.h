@@ -32,7 +32,14 @@
  *    to solve the stream power equation", Geomorphology 180-181):
  *     1. every non-outlet cell's receiver is its neighbour of steepest descent (8
  *        neighbours, diagonal distance sqrt 2; among exactly equal slopes a fixed
- *        pseudo-random preference of the cell);
+ *        pseudo-random preference of the cell), or, by Rho8 (Fairfield & Leymarie 1991,
+ *        Water Resources Research 27(5)), the lower of the two neighbours beside it (45
+ *        degrees either side) by a fixed pseudo-random choice of the cell whose odds grow
+ *        from 0, where the gradient is within a degree of the steepest direction, to 1/2,
+ *        where it points between the two: on average the receivers follow the gradient, and
+ *        the valleys do not line up with the grid. The receiver of the step before is kept
+ *        while it is still one of the three and lower (else the choice flips with every
+ *        small change of the slopes and the run never settles);
  *     2. the cells are ordered receivers first, and the drainage area A of every cell (its
  *        own area and all that drains into it) is summed from the sources down;
  *     3. hillslope diffusion dh/dt = D laplacian (h): one implicit (unconditionally stable)
@@ -58,7 +65,8 @@
  *    rivers cut into it, and the result is stretched onto [0, 1] like a generator's (at
  *    steady state the channels follow S = (U / K)^(1/n) A^(-m/n)).
  *  - Maps (each optional, width x height, all finite):
- *     flow:       drainage area of the result (receivers of the final heights), log-scaled:
+ *     flow:       drainage area of the result (receivers of steepest descent on the final
+ *                 heights, without Rho8), log-scaled:
  *                 log (A in cells) / log (cells of the map), in [0, 1]: 0 on ridges, 1
  *                 where the whole map drains through (a 1-cell map: 1);
  *     erosion:    the height removed from each cell over the run (>= 0): the sum over
