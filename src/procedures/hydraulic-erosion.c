@@ -9,8 +9,8 @@ TERRAIN_CORE (TerrainHydraulicErosion, terrain_hydraulic_erosion_defaults,
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainHydraulicErosion, seed),
   TERRAIN_INT ("droplets", N_("_Droplets"),
-               N_("How many raindrops fall, one after the other: about one per pixel carves "
-                  "clear valleys, far fewer only scratch the surface"),
+               N_("How many raindrops fall, one after the other: about one for every 2 or 3 "
+                  "pixels carves clear gullies, far fewer only scratch the surface"),
                0, TERRAIN_HYDRAULIC_MAX_DROPLETS, TerrainHydraulicErosion, droplets),
   TERRAIN_DOUBLE ("inertia", N_("_Inertia"),
                   N_("How much a droplet keeps its direction instead of following the slope: "
@@ -40,7 +40,7 @@ static const TerrainArg args[] = {
 
 static const TerrainArgSlider sliders[] = {
   TERRAIN_SLIDER ("droplets", 0, 4000000),
-  TERRAIN_SLIDER ("capacity", 0, 16),
+  TERRAIN_SLIDER ("capacity", 0, 32),
   TERRAIN_SLIDER ("max-steps", 1, 200),
   TERRAIN_SLIDERS_END
 };
@@ -54,7 +54,7 @@ const TerrainProcedureInfo terrain_procedure_hydraulic_erosion = {
              "layer's current heights in float at the layer's precision. Each droplet starts at a "
              "random pixel (from seed), with speed 1 and water 1, and moves one pixel a step along "
              "its direction, which keeps `inertia` of itself and follows the bilinear gradient for "
-             "the rest. Its capacity (how much sediment it can carry) is max(drop x speed x water x capacity, 0.01): below it the "
+             "the rest. Its capacity (how much sediment it can carry) is max(drop x speed x water x capacity, 0.01 x water): below it the "
              "droplet erodes `erosion` of the free capacity (never more than the drop) from the "
              "pixels within `radius`, none below the height it flows down to, so it digs no pits; "
              "above it, or going uphill, it deposits on the 4 pixels around it, none above the "

@@ -437,11 +437,13 @@ typedef enum
 } StepResult;
 
 /* What a droplet of this speed and water can carry after a step that found height
- * difference dh. */
+ * difference dh: at least HYDRAULIC_MIN_CAPACITY for each unit of water, so that a droplet
+ * drying up lays its load down along its way (fans) instead of carrying a fixed minimum to
+ * its end and leaving it there in a heap. */
 static inline double
 capacity_of (const TerrainHydraulicErosion *p, double speed, double water, double dh)
 {
-  return max_d (-dh * speed * water * p->capacity, HYDRAULIC_MIN_CAPACITY);
+  return max_d (-dh * speed * water * p->capacity, HYDRAULIC_MIN_CAPACITY * water);
 }
 
 /* Drops sediment (dh > 0: uphill, or carrying more than capacity) or erodes, for a step
@@ -624,9 +626,19 @@ hydraulic_settle (const Run *r, Totals *t, double x, double y, double *sediment)
 {
   const int    nx = (int) (x + 0.5), ny = (int) (y + 0.5);
   const float  a = (float) min_d (max_d (*sediment, 0.0), FLT_MAX);
-  const double placed = hydraulic_brush_inside (r, nx, ny)
-                          ? deposit_groups (&r->brush, r->data + (size_t) ny * r->width + nx, a)
+  float       *centre = r->data + (size_t) ny * r->width + nx;
+  double       placed = hydraulic_brush_inside (r, nx, ny)
+                          ? deposit_groups (&r->brush, centre, a)
                           : brush_clipped (r, nx, ny, a, FLT_MAX, 1);
+  /* The brush's shares, rounded to floats, do not sum to 1: the centre takes the rest, or
+   * gives back what went beyond (never below 0 from above it), so that only the rounding
+   * of one pixel is lost. */
+  const double before = *centre, after = before + (*sediment - placed);
+  if (*sediment > 0.0 && (after >= 0.0 || after >= before))
+    {
+      *centre = (float) (after < FLT_MAX ? after : FLT_MAX);
+      placed += *centre - before;
+    }
   t->deposited += placed;
   t->lost += *sediment - placed;
   *sediment = 0.0;
@@ -1080,14 +1092,14 @@ void
 terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params)
 {
   params->seed = 0;
-  params->droplets = 1000000;
+  params->droplets = 400000;
   params->inertia = 0.05;
-  params->capacity = 4.0;
-  params->erosion = 0.3;
+  params->capacity = 16.0;
+  params->erosion = 0.5;
   params->deposition = 0.3;
-  params->evaporation = 0.01;
+  params->evaporation = 0.03;
   params->radius = 3;
-  params->max_steps = 30;
+  params->max_steps = 80;
 }
 
 static int

@@ -371,7 +371,7 @@ exchange_lanes (const Run *r, Pack *k, Turn *m, Heights h, Vd here, Vd dh)
   const Vd capacity = vd_max (vd_mul (vd_mul (vd_mul (vd_neg (dh), vd_load (k->speed)),
                                               vd_load (k->water)),
                                       vd_set (p->capacity)),
-                              vd_set (HYDRAULIC_MIN_CAPACITY));
+                              vd_mul (vd_set (HYDRAULIC_MIN_CAPACITY), vd_load (k->water)));
   const unsigned uphill = vd_gt (dh, zero);
   const unsigned drops = m->moved & (uphill | vd_gt (sediment, capacity));
   m->eroding = m->moved & ~drops;

@@ -24,7 +24,11 @@
  *         g * (1 - inertia). When dir is 0 it stops; else it is normalised and the droplet
  *         moves one pixel: p' = p + dir. When p' is off the map it stops, and its sediment
  *         leaves the map with it.
- *      2. dh = height (p') - h; capacity = max (-dh * speed * water * capacity, 0.01).
+ *      2. dh = height (p') - h; capacity = max (-dh * speed * water * capacity,
+ *         0.01 * water). (Lague's floor is 0.01 whatever the water: on a layer of 1024
+ *         pixels, whose slopes are a few thousandths a pixel, the floor is most droplets'
+ *         capacity, so they carried it to their end and left it there in a heap; scaled by
+ *         the water it falls as they dry up, and they lay their load down along the way.)
  *      3. Moving uphill (dh > 0) it drops min (dh, sediment); carrying more than capacity it
  *         drops (sediment - capacity) * deposition. Dropped sediment goes to the 4 pixels
  *         around p with p's bilinear weights (so it can fill a pit), but raises none above
@@ -46,8 +50,9 @@
  *         water *= 1 - evaporation.
  *    A droplet that stops on the map (direction 0, or max_steps taken) drops all its
  *    sediment there, on the brush around n with the brush's normalised weights (on one
- *    pixel it would leave a heap a pixel wide): the total height of the map changes only
- *    by what droplets carry off it.
+ *    pixel it would leave a heap a pixel wide), n taking what the weights, rounded to
+ *    floats, leave over: the total height of the map changes only by what droplets carry
+ *    off it.
  *  - A pixel never goes above FLT_MAX: what does not fit stays with the droplet. What a
  *    stopping droplet cannot place (only that, and the float rounding of its last drop)
  *    counts as lost, like sediment carried off the map.
@@ -79,9 +84,11 @@ typedef struct
   int      max_steps;   /* 1..TERRAIN_HYDRAULIC_MAX_STEPS: a droplet's longest life */
 } TerrainHydraulicErosion;
 
-/* Seed 0, 1000000 droplets (about one a pixel on a 1024 x 1024 layer, as Lague's example:
- * clear valleys, in a few seconds), inertia 0.05, capacity 4,
- * erosion 0.3, deposition 0.3, evaporation 0.01, radius 3, 30 steps. */
+/* Seed 0, 400000 droplets of up to 80 steps (about one for 2.6 pixels of a 1024 x 1024
+ * layer, as many steps as Lague's million droplets of 30: gullies on the slopes, sediment
+ * and fans below them, in a few seconds), inertia 0.05, capacity 16, erosion 0.5,
+ * deposition 0.3, evaporation 0.03 (water 0.09 after 80 steps: a droplet has laid down
+ * most of its load on its way), radius 3. */
 void          terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params);
 
 /* Erodes data (width * height floats) in place. Every parameter is checked before data is
