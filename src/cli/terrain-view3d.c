@@ -77,7 +77,8 @@ set_option (const char *arg, TerrainView3DParams *p, int *mesh, int *repeat)
 #define IS(name) (n == strlen (name) && strncmp (arg, name, n) == 0)
   if (IS ("colours"))
     {
-      p->colours = strcmp (v, "gray") == 0 ? TERRAIN_VIEW3D_COLOURS_GRAY : TERRAIN_VIEW3D_COLOURS_TERRAIN;
+      p->colours = strcmp (v, "gray") == 0 ? TERRAIN_VIEW3D_COLOURS_GRAY
+                                           : TERRAIN_VIEW3D_COLOURS_TERRAIN;
       return strcmp (v, "gray") != 0 && strcmp (v, "terrain") != 0;
     }
   if (! number)
@@ -153,7 +154,8 @@ main (int argc, char **argv)
 {
   if (argc < 7)
     {
-      fprintf (stderr, "usage: terrain-view3d IN W H OUT.ppm PICTURE_W PICTURE_H [NAME=VALUE ...]\n");
+      fprintf (stderr,
+               "usage: terrain-view3d IN W H OUT.ppm PICTURE_W PICTURE_H [NAME=VALUE ...]\n");
       return 2;
     }
   const int w = atoi (argv[2]), h = atoi (argv[3]), pw = atoi (argv[5]), ph = atoi (argv[6]);
@@ -182,7 +184,8 @@ main (int argc, char **argv)
   const TerrainStatus status = render (heights, w, h, mesh, &p, rgb, pw, ph, repeat);
   if (status != TERRAIN_OK)
     fprintf (stderr, "terrain-view3d: %s\n",
-             terrain_view3d_check (&p) ? terrain_view3d_check (&p) : terrain_status_message (status));
+             terrain_view3d_check (&p) ? terrain_view3d_check (&p)
+                                       : terrain_status_message (status));
   const int failed = status != TERRAIN_OK || write_ppm (argv[4], rgb, pw, ph) != 0;
   free (heights);
   free (rgb);

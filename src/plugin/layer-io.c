@@ -3,6 +3,7 @@
 #include "pixel-codec.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 /* GEGL's tile cache in the plug-in: the write path flushes each band to GIMP as soon as it
  * is set and never reads it back, so cached tiles only cost memory, by default up to GIMP's
@@ -71,10 +72,56 @@ terrain_preview_format (GimpDrawable *drawable)
   return format_for (drawable, "u8");
 }
 
-/* Moves the whole drawable band by band (a tile high) in its own format, coded exactly
- * (pixel-codec.h): into read_into, or, when that is NULL, from write_from. */
+void
+terrain_read_height_bands (GimpDrawable *drawable, TerrainRowSink sink, gpointer user)
+{
+  start_gegl ();
+  GeglBuffer       *buffer = gimp_drawable_get_buffer (drawable);
+  const Babl       *format = gegl_buffer_get_format (buffer);
+  const int         width = gimp_drawable_get_width (drawable);
+  const int         height = gimp_drawable_get_height (drawable);
+  const int         tile_h = (int) gimp_tile_height ();
+  TerrainPixelCodec codec;
+  terrain_pixel_codec (format, &codec);
+
+  guchar *pixels = g_malloc ((gsize) width * tile_h * babl_format_get_bytes_per_pixel (format));
+  float  *heights = g_new (float, (gsize) width * tile_h);
+  for (int y0 = 0; y0 < height; y0 += tile_h)
+    {
+      GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
+      gegl_buffer_get (buffer, &rect, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      terrain_pixels_to_heights (&codec, pixels, heights, (gsize) width * rect.height);
+      sink (user, heights, y0, rect.height);
+    }
+  g_free (heights);
+  g_free (pixels);
+  g_object_unref (buffer);
+}
+
+typedef struct
+{
+  float *heights;
+  gsize  width;
+} Rows;
+
 static void
-transfer_bands (GimpDrawable *drawable, float *read_into, const float *write_from)
+copy_rows (gpointer user, const float *rows, int y, int count)
+{
+  const Rows *to = user;
+  memcpy (to->heights + (gsize) y * to->width, rows, (gsize) count * to->width * sizeof *rows);
+}
+
+void
+terrain_read_heights (GimpDrawable *drawable, float *heights)
+{
+  Rows to = { heights, (gsize) gimp_drawable_get_width (drawable) };
+  terrain_read_height_bands (drawable, copy_rows, &to);
+}
+
+/* Writes the whole drawable band by band (a tile high) in its own format, coded exactly
+ * (pixel-codec.h). */
+static void
+write_bands (GimpDrawable *drawable, const float *heights)
 {
   start_gegl ();
   GeglBuffer       *buffer = gimp_drawable_get_buffer (drawable);
@@ -89,26 +136,13 @@ transfer_bands (GimpDrawable *drawable, float *read_into, const float *write_fro
   for (int y0 = 0; y0 < height; y0 += tile_h)
     {
       GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
-      const gsize   first = (gsize) y0 * width, count = (gsize) width * rect.height;
-      if (read_into)
-        {
-          gegl_buffer_get (buffer, &rect, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE,
-                           GEGL_ABYSS_NONE);
-          terrain_pixels_to_heights (&codec, pixels, read_into + first, count);
-          continue;
-        }
-      terrain_heights_to_pixels (&codec, write_from + first, NULL, pixels, count);
+      terrain_heights_to_pixels (&codec, heights + (gsize) y0 * width, NULL, pixels,
+                                 (gsize) width * rect.height);
       gegl_buffer_set (buffer, &rect, 0, format, pixels, GEGL_AUTO_ROWSTRIDE);
       gegl_buffer_flush (buffer);
     }
   g_free (pixels);
   g_object_unref (buffer);
-}
-
-void
-terrain_read_heights (GimpDrawable *drawable, float *heights)
-{
-  transfer_bands (drawable, heights, NULL);
 }
 
 gboolean
@@ -165,7 +199,7 @@ terrain_count_selected_unmixable (GimpDrawable *drawable, int x, int y, int w, i
 void
 terrain_write_layer (GimpDrawable *drawable, const float *heights)
 {
-  transfer_bands (drawable, NULL, heights);
+  write_bands (drawable, heights);
   gimp_drawable_update (drawable, 0, 0, gimp_drawable_get_width (drawable),
                         gimp_drawable_get_height (drawable));
 }

@@ -36,6 +36,12 @@ gsize    terrain_count_selected_unmixable (GimpDrawable *drawable, int x, int y,
 /* Reads the drawable's heights (its gray value) into width x height floats. */
 void     terrain_read_heights (GimpDrawable *drawable, float *heights);
 
+/* Receives `count` rows of heights (the drawable's width each) from row y on. */
+typedef void (*TerrainRowSink) (gpointer user, const float *rows, int y, int count);
+/* Reads the drawable's heights band by band (a tile high), from the top, handing each band
+ * to `sink`: a layer of any size in a band's memory. */
+void     terrain_read_height_bands (GimpDrawable *drawable, TerrainRowSink sink, gpointer user);
+
 /* Fills `heights` (w x h floats, stride w) with the layer rectangle x, y, w, h; returns
  * FALSE to abandon the write (a failed or cancelled render). Called from a worker thread,
  * band after band in order: it must not call libgimp (progress included) or touch GEGL

@@ -1,6 +1,8 @@
 /* gimp-terrain: the GIMP 3 plug-in class. Every procedure comes from the descriptor table
- * (src/procedures): this file only lists and creates them. */
+ * (src/procedures), but the 3D view (view3d-procedure.h): this file only lists and creates
+ * them. */
 #include "register.h"
+#include "view3d-procedure.h"
 
 #include <libgimp/gimp.h>
 
@@ -26,13 +28,15 @@ query_procedures (GimpPlugIn *plug_in)
   (void) plug_in;
   for (int i = 0; terrain_procedures[i]; i++)
     names = g_list_append (names, g_strdup (terrain_procedures[i]->name));
-  return names;
+  return g_list_append (names, g_strdup (TERRAIN_VIEW3D_PROCEDURE));
 }
 
 static GimpProcedure *
 create_procedure (GimpPlugIn *plug_in, const gchar *name)
 {
   const TerrainProcedureInfo *info = terrain_procedure_find (name);
+  if (g_strcmp0 (name, TERRAIN_VIEW3D_PROCEDURE) == 0)
+    return terrain_view3d_procedure_new (plug_in);
   return info ? terrain_procedure_new (plug_in, info) : NULL;
 }
 

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 TerrainView3DMesh *
 terrain_view3d_mesh_new (int width, int height, int mesh_side)
@@ -90,6 +91,15 @@ int
 terrain_view3d_mesh_ready (const TerrainView3DMesh *mesh)
 {
   return mesh != NULL && mesh->rows_added == mesh->height && mesh->finite;
+}
+
+int
+terrain_view3d_mesh_same (const TerrainView3DMesh *a, const TerrainView3DMesh *b)
+{
+  return terrain_view3d_mesh_ready (a) && terrain_view3d_mesh_ready (b) &&
+         a->width == b->width && a->height == b->height && a->cols == b->cols &&
+         a->rows == b->rows &&
+         memcmp (a->heights, b->heights, (size_t) a->cols * a->rows * sizeof *a->heights) == 0;
 }
 
 void

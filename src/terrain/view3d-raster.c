@@ -161,8 +161,10 @@ triangle (View3DFrame *fr, const Vertex *a, const Vertex *b, const Vertex *c, in
       v[2] = b;
       area = -area;
     }
-  const int64_t x0 = fmin (fmin (v[0]->x, v[1]->x), v[2]->x), x1 = fmax (fmax (v[0]->x, v[1]->x), v[2]->x);
-  const int64_t y0 = fmin (fmin (v[0]->y, v[1]->y), v[2]->y), y1 = fmax (fmax (v[0]->y, v[1]->y), v[2]->y);
+  const int64_t x0 = fmin (fmin (v[0]->x, v[1]->x), v[2]->x);
+  const int64_t x1 = fmax (fmax (v[0]->x, v[1]->x), v[2]->x);
+  const int64_t y0 = fmin (fmin (v[0]->y, v[1]->y), v[2]->y);
+  const int64_t y1 = fmax (fmax (v[0]->y, v[1]->y), v[2]->y);
   /* Pixel centres (i + 0.5) inside the box and the picture. */
   const int64_t i0 = x0 < 0 ? 0 : (x0 - SUBPIXEL / 2 + SUBPIXEL - 1) / SUBPIXEL;
   const int64_t j0 = y0 < 0 ? 0 : (y0 - SUBPIXEL / 2 + SUBPIXEL - 1) / SUBPIXEL;

@@ -205,6 +205,16 @@ test_determinism (void)
   int cols, rows;
   terrain_view3d_mesh_size (mesh, &cols, &rows);
   CHECK (cols == 60 && rows == 40, "a 300 x 200 map at 64 a side: %d x %d vertices", cols, rows);
+  /* A window follows a layer by comparing meshes: one pixel changed is another mesh. */
+  TerrainView3DMesh *again = terrain_view3d_mesh_new (w, hh, 64);
+  terrain_view3d_mesh_add_rows (again, h, hh);
+  CHECK (terrain_view3d_mesh_same (mesh, again), "the same map read twice differs");
+  terrain_view3d_mesh_free (again);
+  h[123 * w + 45] += 0.25f;
+  again = terrain_view3d_mesh_new (w, hh, 64);
+  terrain_view3d_mesh_add_rows (again, h, hh);
+  CHECK (! terrain_view3d_mesh_same (mesh, again), "one pixel changed: the same mesh");
+  terrain_view3d_mesh_free (again);
   terrain_view3d_mesh_free (mesh);
   free (a);
   free (b);

@@ -80,6 +80,10 @@ void               terrain_view3d_mesh_add_rows (TerrainView3DMesh *mesh, const 
 int                terrain_view3d_mesh_ready (const TerrainView3DMesh *mesh);
 /* The mesh's vertices a side. */
 void               terrain_view3d_mesh_size (const TerrainView3DMesh *mesh, int *cols, int *rows);
+/* Whether two ready meshes have the same size and vertices (a window follows a layer by
+ * reading it again and comparing). */
+int                terrain_view3d_mesh_same (const TerrainView3DMesh *a,
+                                             const TerrainView3DMesh *b);
 
 /* Renders the mesh into rgb (width * height * 3 bytes, R G B, rows from the top).
  * TERRAIN_ERROR_INVALID for parameters out of range, a picture size out of
