@@ -6,53 +6,27 @@
 #include "river-erosion.h"
 #include "smooth.h"
 #include "terrain-common.h"
-#include "thermal-erosion.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 /* ---- The recipes' constants (landscape.h documents them) ---- */
 
-#define ALPINE_ROUGHNESS       0.8
-#define ALPINE_RIDGE_SALT      0x5eedf00du /* the ridge field's seed: mix32 (seed ^ salt) */
-#define ALPINE_RIDGE_LEVELS    2           /* the ridge field has N - 2 iterations */
-#define ALPINE_RIDGE_ROUGHNESS 1.1
-#define ALPINE_RIDGE_FLOOR     0.2f        /* what is left of the mountains between ridges */
-#define ALPINE_ITERATIONS      30
-#define ALPINE_TALUS           4.0         /* / feature size */
+#define CELLS_PER_FEATURE  64          /* the coarse grid: about this many cells per F */
+#define MARGIN_CELLS       16          /* coarse cells beyond every side of the layer */
+#define DETAIL_SALT        0xde7a11edu /* the detail field's seed: mix32 (seed ^ salt) */
+#define DETAIL_SLOPE       3.0         /* full detail from this slope, relief per F */
 
-#define HILLS_ROUGHNESS        0.85
-#define HILLS_SMOOTH_LENGTH    24.0        /* feature size / this: the FIR's length */
-#define HILLS_ITERATIONS       2
+#define ISLANDS_BIAS       0.8f        /* g loses this times r^2 */
+#define ISLANDS_EDGE_START 0.7f        /* and up to 1 more from here ... */
+#define ISLANDS_EDGE_END   0.98f       /* ... to here, in max (|u|, |v|) */
+#define ISLANDS_LAND       0.22        /* share of the layer above sea level */
+#define ISLANDS_SHELF      0.1f        /* the shelf: g from s - shelf to s */
 
-#define ISLANDS_ROUGHNESS      1.0
-#define ISLANDS_BIAS           0.8f        /* g loses this times r^2 */
-#define ISLANDS_EDGE_START     0.7f        /* and up to 1 more from here ... */
-#define ISLANDS_EDGE_END       0.98f       /* ... to here, in max (|u|, |v|) */
-#define ISLANDS_LAND           0.22        /* share of the layer above sea level */
-#define ISLANDS_SHELF          0.1f        /* the shelf: g from s - shelf to s */
+#define MESA_TREAD         0.35f       /* share of the slope a terrace's tread keeps */
+#define MESA_CLIFF         0.12f       /* half the share of a step that is escarpment */
 
-#define MESA_ROUGHNESS         1.4
-#define MESA_CLIFF             0.02f       /* share of a step that is cliff, between levels */
-#define MESA_ITERATIONS        20
-#define MESA_TALUS             16.0        /* / feature size */
-
-#define RIVERS_ROUGHNESS       1.2         /* a smooth uplift map: ranges, not speckle */
-/* Grown by the analytical method (river-erosion.h) from a coarser grid, at the strengths
- * the simulation had (100 steps of erosion 2, diffusion 60): near steady state. */
-#define RIVERS_AGE             200.0
-#define RIVERS_DIFFUSION       3.0         /* millionths of L^2 per 0.1 of age: hillslopes
-                                            * round off the one-pixel ridges between channels */
-
-/* b^1.5 = b sqrt (b): the peaked curve of alpine and mesa, correctly rounded operations only
- * (no powf, whose last bit differs between C libraries). */
-static inline float
-peaked (float b)
-{
-  return b * sqrtf (b);
-}
-
-/* ---- Per-pixel passes ---- */
+#define HILLS_SMOOTHING    16          /* Laplacian iterations on the coarse grid */
 
 static inline float
 clamp01 (float v)
@@ -67,79 +41,401 @@ smoothstep (float e0, float e1, float x)
   return t * t * (3.0f - 2.0f * t);
 }
 
-typedef struct Pass Pass;
-struct Pass
+/* b^1.5 = b sqrt (b), correctly rounded operations only (no powf, whose last bit differs
+ * between C libraries). */
+static inline float
+peaked (float b)
 {
-  float       *data;
-  int          width, height;
-  float        lo, range;  /* the stretch b = (v - lo) / range; range 0: b = 0.5 */
-  float        sea_level;  /* islands: s */
-  float        land_top;   /* islands: the largest g */
-  const float *ridges;     /* alpine: the ridge field, row y at ridges + y * width */
-  void       (*row) (const Pass *pass, float *row, int y);
+  return b * sqrtf (b);
+}
+
+/* ---- A map (the coarse grid or the layer) and its per-pixel passes ---- */
+
+typedef struct Map Map;
+struct Map
+{
+  float *data;
+  int    width, height;
+  int    q, margin;        /* layer pixels per cell; cells beyond the layer's left and top */
+  int    layer_w, layer_h;
+  float  lo, range, a, b;  /* stretch_row: a + b (v - lo) / range */
+  float  sea, land_top;    /* islands: the sea level s and the largest g */
+  void (*row) (const Map *m, float *row, int y);
 };
 
+static void
+pass_rows (void *user, int strip, int first, int end)
+{
+  (void) strip;
+  const Map *m = user;
+  for (int y = first; y < end; y++)
+    m->row (m, m->data + (size_t) y * m->width, y);
+}
+
+static TerrainStatus
+run_pass (Map *m, void (*row) (const Map *, float *, int))
+{
+  m->row = row;
+  return terrain_parallel_rows (m->height, terrain_map_strips (m->height, m->width), m->height,
+                                pass_rows, m, NULL, 0.0, 0.0);
+}
+
+static void
+stretch_row (const Map *m, float *row, int y)
+{
+  (void) y;
+  for (int x = 0; x < m->width; x++)
+    row[x] = m->range > 0.0f ? m->a + m->b * clamp01 ((row[x] - m->lo) / m->range)
+                             : m->a + 0.5f * m->b;
+}
+
+/* Stretches the map onto [a, a + b] by its own minimum and maximum. */
+static TerrainStatus
+stretch (Map *m, float a, float b)
+{
+  float lo, hi;
+  terrain_min_max (m->data, (size_t) m->width * m->height, &lo, &hi);
+  m->lo = lo;
+  m->range = hi > lo ? hi - lo : 0.0f;
+  m->a = a;
+  m->b = b;
+  return run_pass (m, stretch_row);
+}
+
+/* ---- The coarse grid ---- */
+
+/* q: the largest power of two at most F / CELLS_PER_FEATURE (at least 1), so that the
+ * coarse grid has the same cells per feature, and the same cells, whatever the layer's
+ * size at the same F / size. */
+static int
+coarse_levels (const TerrainLandscape *params)
+{
+  const int n = terrain_landscape_iterations (params->feature_size);
+  int levels = 0;
+  while ((CELLS_PER_FEATURE << (levels + 1)) <= params->feature_size && levels + 2 < n)
+    levels++;
+  return levels;
+}
+
+/* The base field on the coarse grid, stretched onto [0, 1]: cell (i, j) is the layer
+ * field's node at pixel (q (i - margin), q (j - margin)). */
+static TerrainStatus
+coarse_base (const TerrainLandscape *params, int levels, double roughness, Map *c,
+             const TerrainProgress *progress)
+{
+  TerrainField f;
+  terrain_field_defaults (&f);
+  f.seed = params->seed;
+  f.iterations = terrain_landscape_iterations (params->feature_size) - levels;
+  f.roughness = roughness;
+  f.offset_x = -c->margin;
+  f.offset_y = -c->margin;
+  TerrainStatus status = terrain_field (&f, c->data, c->width, c->height, progress);
+  return status == TERRAIN_OK ? stretch (c, 0.0f, 1.0f) : status;
+}
+
+/* Drops the margin. */
+static void
+crop (Map *c)
+{
+  const int w = c->width - 2 * c->margin, h = c->height - 2 * c->margin;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      c->data[(size_t) y * w + x] =
+        c->data[(size_t) (y + c->margin) * c->width + x + c->margin];
+  c->width = w;
+  c->height = h;
+  c->margin = 0;
+}
+
+/* ---- The processes on the coarse grid, lengths in its cells ---- */
+
+/* River erosion's simulation, `iterations` steps of erosion 0.2, uplift none, open edges:
+ * valleys cut into the relief, every cell draining. Diffusion is given in cells^2 per step (the
+ * procedure's unit, millionths of L^2, is converted: the same in cells at any size). */
+static TerrainStatus
+rivers (Map *c, int iterations, double diffusion, const TerrainProgress *progress)
+{
+  TerrainRiverErosion r;
+  terrain_river_erosion_defaults (&r);
+  r.method = TERRAIN_RIVER_METHOD_SIMULATE;
+  r.iterations = iterations;
+  r.erosion = 0.2;
+  const double side = c->width > c->height ? c->width : c->height;
+  const double d = diffusion * 1e6 / (side * side);
+  r.diffusion = d < TERRAIN_RIVER_MAX_DIFFUSION ? d : TERRAIN_RIVER_MAX_DIFFUSION;
+  return terrain_river_erosion (&r, c->data, c->width, c->height, NULL, progress);
+}
+
+static TerrainStatus
+shape_alpine (Map *c, const TerrainProgress *progress)
+{
+  for (size_t i = 0; i < (size_t) c->width * c->height; i++)
+    c->data[i] = peaked (c->data[i]);
+  return rivers (c, 40, 1.0, progress);
+}
+
+static TerrainStatus
+shape_rivers (Map *c, const TerrainProgress *progress)
+{
+  return rivers (c, 75, 2.0, progress);
+}
+
+static TerrainStatus
+shape_hills (Map *c, const TerrainProgress *progress)
+{
+  TerrainSmooth smooth;
+  terrain_smooth_defaults (&smooth);
+  smooth.iterations = HILLS_SMOOTHING;
+  return terrain_smooth (&smooth, c->data, c->width, c->height, progress);
+}
+
+/* Strata: t = steps b^1.5, k = floor (t), f = t - k; the tread keeps MESA_TREAD of the
+ * slope, the rest of the step rises over the escarpment in the middle of f. */
+static TerrainStatus
+shape_mesa (Map *c, const TerrainProgress *progress)
+{
+  TerrainStatus status = rivers (c, 40, 1.0, progress);
+  if (status == TERRAIN_OK)
+    status = stretch (c, 0.0f, 1.0f);
+  const int steps = TERRAIN_LANDSCAPE_MESA_STEPS;
+  for (size_t i = 0; status == TERRAIN_OK && i < (size_t) c->width * c->height; i++)
+    {
+      const float t = peaked (c->data[i]) * (float) steps;
+      int k = (int) t;
+      k = k < steps ? k : steps;
+      const float f = t - (float) k;
+      const float rise = smoothstep (0.5f - MESA_CLIFF, 0.5f + MESA_CLIFF, f);
+      c->data[i] = ((float) k + MESA_TREAD * f + (1.0f - MESA_TREAD) * rise) / (float) steps;
+    }
+  return status;
+}
+
+/* g = b - bias r^2 - smoothstep (edge start, edge end, max (|u|, |v|)), (u, v) the cell's
+ * layer position from the layer's centre in half-sides. */
+static TerrainStatus
+shape_islands (Map *c, const TerrainProgress *progress)
+{
+  (void) progress;
+  for (int j = 0; j < c->height; j++)
+    {
+      const float y = (float) (c->q * (j - c->margin)) + 0.5f;
+      const float v = (y - 0.5f * (float) c->layer_h) / (0.5f * (float) c->layer_h);
+      for (int i = 0; i < c->width; i++)
+        {
+          const float x = (float) (c->q * (i - c->margin)) + 0.5f;
+          const float u = (x - 0.5f * (float) c->layer_w) / (0.5f * (float) c->layer_w);
+          const float edge = fmaxf (fabsf (u), fabsf (v));
+          float *g = c->data + (size_t) j * c->width + i;
+          *g -= ISLANDS_BIAS * (u * u + v * v) +
+                smoothstep (ISLANDS_EDGE_START, ISLANDS_EDGE_END, edge);
+        }
+    }
+  return TERRAIN_OK;
+}
+
+/* ---- From the coarse grid to the layer ---- */
+
+/* Cubic B-spline weights of the four cells around t in [0, 1): positive, so the
+ * interpolation makes no new extremes (pits) of its own, and smooth (C2) across cells. */
+static void
+spline_weights (float t, float w[4])
+{
+  const float t2 = t * t, t3 = t2 * t, u = 1.0f - t;
+  w[0] = u * u * u / 6.0f;
+  w[1] = (3.0f * t3 - 6.0f * t2 + 4.0f) / 6.0f;
+  w[2] = (-3.0f * t3 + 3.0f * t2 + 3.0f * t + 1.0f) / 6.0f;
+  w[3] = t3 / 6.0f;
+}
+
 static inline float
-stretched (const Pass *p, float v)
+spline_at (const float *line, int n, size_t stride, int i, const float w[4])
 {
-  return p->range > 0.0f ? clamp01 ((v - p->lo) / p->range) : 0.5f;
-}
-
-static void
-stretch_row (const Pass *p, float *row, int y)
-{
-  (void) y;
-  for (int x = 0; x < p->width; x++)
-    row[x] = stretched (p, row[x]);
-}
-
-/* h = b^1.5 (floor + (1 - floor) r^2), r = 1 - |2 c - 1|. */
-static void
-alpine_row (const Pass *p, float *row, int y)
-{
-  const float *c = p->ridges + (size_t) y * p->width;
-  for (int x = 0; x < p->width; x++)
+  float v = 0.0f;
+  for (int k = 0; k < 4; k++)
     {
-      const float r = 1.0f - fabsf (2.0f * c[x] - 1.0f);
-      row[x] = peaked (stretched (p, row[x])) *
-               (ALPINE_RIDGE_FLOOR + (1.0f - ALPINE_RIDGE_FLOOR) * r * r);
+      int j = i - 1 + k;
+      j = j < 0 ? 0 : j >= n ? n - 1 : j;
+      v += w[k] * line[(size_t) j * stride];
+    }
+  return v;
+}
+
+typedef struct
+{
+  const float *src;
+  int          sw, sh, q;
+  float       *dst, *lines; /* lines: sw floats per strip */
+  int          dw;
+} Upsample;
+
+/* Layer rows [first, end): the coarse columns interpolated down to the row, then along it;
+ * cell i sits at layer pixel q i. */
+static void
+upsample_rows (void *user, int strip, int first, int end)
+{
+  const Upsample *u = user;
+  float *line = u->lines + (size_t) strip * u->sw;
+  for (int y = first; y < end; y++)
+    {
+      float wy[4], wx[4];
+      const int iy = y / u->q;
+      spline_weights ((float) (y - iy * u->q) / (float) u->q, wy);
+      for (int i = 0; i < u->sw; i++)
+        line[i] = spline_at (u->src + i, u->sh, (size_t) u->sw, iy, wy);
+      float *out = u->dst + (size_t) y * u->dw;
+      for (int x = 0; x < u->dw; x++)
+        {
+          const int ix = x / u->q;
+          spline_weights ((float) (x - ix * u->q) / (float) u->q, wx);
+          out[x] = spline_at (line, u->sw, 1, ix, wx);
+        }
     }
 }
 
-static void
-hills_row (const Pass *p, float *row, int y)
+static TerrainStatus
+upsample (const Map *c, float *dst, int width, int height)
 {
-  (void) y;
-  const float low = (float) TERRAIN_LANDSCAPE_HILLS_LOW;
-  const float span = (float) (TERRAIN_LANDSCAPE_HILLS_HIGH - TERRAIN_LANDSCAPE_HILLS_LOW);
-  for (int x = 0; x < p->width; x++)
-    row[x] = low + span * stretched (p, row[x]);
+  const int strips = terrain_map_strips (height, width);
+  Upsample u = { c->data, c->width, c->height, c->q, dst, NULL, width };
+  u.lines = terrain_alloc ((size_t) strips * c->width * sizeof (float));
+  if (u.lines == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  const TerrainStatus status =
+    terrain_parallel_rows (height, strips, height, upsample_rows, &u, NULL, 0.0, 0.0);
+  terrain_free (u.lines);
+  return status;
 }
 
-/* g = b - bias r^2 - smoothstep (edge start, edge end, max (|u|, |v|)). */
-static void
-islands_falloff_row (const Pass *p, float *row, int y)
+/* out = guide + amp w (noise - 1/2): w = smoothstep (0, 1, slope of the guide in relief per
+ * F / DETAIL_SLOPE), so valley floors and flats stay smooth and keep draining. */
+typedef struct
 {
-  const float v = ((float) y + 0.5f - 0.5f * (float) p->height) / (0.5f * (float) p->height);
-  for (int x = 0; x < p->width; x++)
+  const float *guide;
+  float       *out;
+  int          width, height;
+  float        amp, slope_scale;
+} Detail;
+
+static void
+detail_rows (void *user, int strip, int first, int end)
+{
+  (void) strip;
+  const Detail *d = user;
+  const int w = d->width, h = d->height;
+  for (int y = first; y < end; y++)
     {
-      const float u = ((float) x + 0.5f - 0.5f * (float) p->width) / (0.5f * (float) p->width);
-      const float edge = fmaxf (fabsf (u), fabsf (v));
-      row[x] = stretched (p, row[x]) - ISLANDS_BIAS * (u * u + v * v) -
-               smoothstep (ISLANDS_EDGE_START, ISLANDS_EDGE_END, edge);
+      const float *g = d->guide + (size_t) y * w;
+      const float *up = y > 0 ? g - w : g, *down = y + 1 < h ? g + w : g;
+      const float ky = y > 0 && y + 1 < h ? 0.5f : 1.0f;
+      float *o = d->out + (size_t) y * w;
+      for (int x = 0; x < w; x++)
+        {
+          const int xl = x > 0 ? x - 1 : x, xr = x + 1 < w ? x + 1 : x;
+          const float gx = xr > xl ? (g[xr] - g[xl]) / (float) (xr - xl) : 0.0f;
+          const float gy = (down[x] - up[x]) * ky;
+          const float weight = smoothstep (0.0f, 1.0f, sqrtf (gx * gx + gy * gy) * d->slope_scale);
+          o[x] = g[x] + d->amp * weight * (o[x] - 0.5f);
+        }
     }
 }
 
-/* Land: coast + (1 - coast) (g - s) / (max g - s); sea: the shelf from the coast down to the
+/* The layer from the coarse map (stretched onto [0, 1]): interpolated, then the detail
+ * the coarse grid cannot hold, the field's features up to 2 q pixels across (roughness
+ * `detail`), amp q / F high (relief units) where the land is steep. q = 1: the map itself. */
+static TerrainStatus
+to_layer (const TerrainLandscape *params, Map *c, double detail, double amp, float *out,
+          int width, int height, const TerrainProgress *progress)
+{
+  TerrainStatus status = stretch (c, 0.0f, 1.0f);
+  if (status != TERRAIN_OK || c->q == 1)
+    {
+      for (size_t i = 0; status == TERRAIN_OK && i < (size_t) width * height; i++)
+        out[i] = c->data[i];
+      return status;
+    }
+  float *guide = terrain_alloc ((size_t) width * height * sizeof (float));
+  if (guide == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  status = upsample (c, guide, width, height);
+  TerrainField f;
+  terrain_field_defaults (&f);
+  f.seed = terrain_mix32 (params->seed ^ DETAIL_SALT);
+  f.roughness = detail;
+  for (int q = c->q, n = 0; q > 0; q >>= 1, n++)
+    f.iterations = n + 1;
+  if (status == TERRAIN_OK)
+    status = terrain_field (&f, out, width, height, progress);
+  const double feature = params->feature_size;
+  Detail d = { guide, out, width, height, (float) (amp * c->q / feature),
+               (float) (feature / DETAIL_SLOPE) };
+  if (status == TERRAIN_OK)
+    status = terrain_parallel_rows (height, terrain_map_strips (height, width), height,
+                                    detail_rows, &d, NULL, 0.0, 0.0);
+  terrain_free (guide);
+  return status;
+}
+
+/* ---- Finishing on the layer ---- */
+
+static TerrainStatus
+finish_full (Map *m)
+{
+  return stretch (m, 0.0f, 1.0f);
+}
+
+static TerrainStatus
+finish_band (Map *m)
+{
+  return stretch (m, (float) TERRAIN_LANDSCAPE_HILLS_LOW,
+                  (float) (TERRAIN_LANDSCAPE_HILLS_HIGH - TERRAIN_LANDSCAPE_HILLS_LOW));
+}
+
+/* Islands' sea level s on g stretched onto [0, 1]: the g above which ISLANDS_LAND of the
+ * pixels lie (a histogram of SEA_BINS bins), but at least ISLANDS_SHELF above the highest
+ * g on the layer's border, so that the border is flat sea floor. */
+#define SEA_BINS 4096
+
+static float
+sea_level (const Map *m)
+{
+  const int w = m->width, h = m->height;
+  float border = 0.0f;
+  for (int x = 0; x < w; x++)
+    border = fmaxf (border, fmaxf (m->data[x], m->data[(size_t) (h - 1) * w + x]));
+  for (int y = 0; y < h; y++)
+    border = fmaxf (border, fmaxf (m->data[(size_t) y * w], m->data[(size_t) y * w + w - 1]));
+  size_t *count = terrain_calloc (SEA_BINS, sizeof (size_t));
+  float s = 1.0f;
+  if (count != NULL)
+    {
+      const size_t n = (size_t) w * h;
+      for (size_t i = 0; i < n; i++)
+        {
+          const int k = (int) (m->data[i] * (float) SEA_BINS);
+          count[k < SEA_BINS ? k : SEA_BINS - 1]++;
+        }
+      size_t above = 0;
+      int k = SEA_BINS - 1;
+      for (; k > 0 && (double) (above += count[k]) < ISLANDS_LAND * (double) n; k--)
+        ;
+      s = (float) k / (float) SEA_BINS;
+      terrain_free (count);
+    }
+  const float least = border + ISLANDS_SHELF;
+  return s > least ? s : least;
+}
+
+/* Land: coast + (1 - coast) (g - s) / (1 - s); sea: the shelf from the coast down to the
  * floor over ISLANDS_SHELF of g below sea level, then the flat floor. */
 static void
-islands_sea_row (const Pass *p, float *row, int y)
+islands_sea_row (const Map *m, float *row, int y)
 {
   (void) y;
   const float sea_floor = (float) TERRAIN_LANDSCAPE_SEA_FLOOR;
   const float coast = (float) TERRAIN_LANDSCAPE_COAST;
-  const float s = p->sea_level, land = p->land_top - s;
-  for (int x = 0; x < p->width; x++)
+  const float s = m->sea, land = 1.0f - s;
+  for (int x = 0; x < m->width; x++)
     {
       const float g = row[x];
       row[x] = g >= s ? clamp01 (coast + (1.0f - coast) * (land > 0.0f ? (g - s) / land : 0.0f))
@@ -148,304 +444,34 @@ islands_sea_row (const Pass *p, float *row, int y)
     }
 }
 
-/* t = steps b^1.5, k = floor (t), f = t - k: h = (k + smoothstep (cliff)) / steps. */
-static void
-mesa_row (const Pass *p, float *row, int y)
-{
-  (void) y;
-  const int   steps = TERRAIN_LANDSCAPE_MESA_STEPS;
-  const float half = 0.5f * MESA_CLIFF;
-  for (int x = 0; x < p->width; x++)
-    {
-      const float t = peaked (stretched (p, row[x])) * (float) steps;
-      int k = (int) t;
-      k = k < steps ? k : steps;
-      const float f = t - (float) k;
-      row[x] = clamp01 (((float) k + smoothstep (0.5f - half, 0.5f + half, f)) / (float) steps);
-    }
-}
-
-static void
-pass_rows (void *user, int strip, int first, int end)
-{
-  (void) strip;
-  const Pass *p = user;
-  for (int y = first; y < end; y++)
-    p->row (p, p->data + (size_t) y * p->width, y);
-}
-
-/* Runs row () over every row, reporting on [from, to] of progress. */
 static TerrainStatus
-run_pass (Pass *pass, void (*row) (const Pass *, float *, int), const TerrainProgress *progress,
-          double from, double to)
+finish_sea (Map *m)
 {
-  pass->row = row;
-  const int report_rows = pass->width >= 65536 ? 1 : 65536 / pass->width;
-  return terrain_parallel_rows (pass->height, terrain_map_strips (pass->height, pass->width), report_rows,
-                                pass_rows, pass, progress, from, to);
+  TerrainStatus status = stretch (m, 0.0f, 1.0f);
+  if (status != TERRAIN_OK)
+    return status;
+  m->sea = sea_level (m);
+  return run_pass (m, islands_sea_row);
 }
 
-/* Measures the data's range for stretched (). */
-static void
-measure (Pass *pass)
-{
-  float lo, hi;
-  terrain_min_max (pass->data, (size_t) pass->width * pass->height, &lo, &hi);
-  pass->lo = lo;
-  pass->range = hi > lo ? hi - lo : 0.0f;
-}
-
-/* The ridge field c that alpine's curve reads beside the base: seed mix32 (seed ^ salt),
- * `fewer` iterations fewer than the base, its own roughness and fixed mapping. */
-typedef struct
-{
-  uint32_t salt;
-  int      fewer;
-  double   roughness;
-} RidgeField;
-
-/* The ridge field rendered band by band (no layer-sized buffer; the field is a function of
- * position, so the bands join exactly), each band's rows of the layer going through the
- * curve as soon as the band is there. */
-#define RIDGE_BAND_CELLS (1 << 18)
-
-static TerrainStatus
-run_ridged_curve (const Pass *p, void (*curve) (const Pass *, float *, int),
-                  const RidgeField *ridge, uint32_t seed, int iterations,
-                  const TerrainProgress *progress, double from, double to)
-{
-  const int w = p->width, h = p->height;
-  const int band = w >= RIDGE_BAND_CELLS ? 1 : RIDGE_BAND_CELLS / w < h ? RIDGE_BAND_CELLS / w : h;
-  float *ridges = terrain_alloc ((size_t) band * w * sizeof (float));
-  if (ridges == NULL)
-    return TERRAIN_ERROR_NO_MEMORY;
-  TerrainField f;
-  terrain_field_defaults (&f);
-  f.seed = terrain_mix32 (seed ^ ridge->salt);
-  f.iterations = iterations - ridge->fewer;
-  f.roughness = ridge->roughness;
-  TerrainStatus status = TERRAIN_OK;
-  for (int y0 = 0; y0 < h && status == TERRAIN_OK; y0 += band)
-    {
-      const int rows = y0 + band < h ? band : h - y0;
-      TerrainProgressStage stage;
-      f.offset_y = y0;
-      status = terrain_field (&f, ridges, w, rows,
-                              terrain_progress_stage (&stage, progress,
-                                              from + (to - from) * y0 / h,
-                                              from + (to - from) * (y0 + rows) / h));
-      /* The band's rows of the layer, as a pass of their own. */
-      Pass rows_pass = *p;
-      rows_pass.data = p->data + (size_t) y0 * w;
-      rows_pass.height = rows;
-      rows_pass.ridges = ridges;
-      if (status == TERRAIN_OK)
-        status = run_pass (&rows_pass, curve, NULL, 0.0, 0.0);
-    }
-  terrain_free (ridges);
-  return status;
-}
-
-/* Islands: the sea level s, the height g above which ISLANDS_LAND of the pixels lie (to the
- * resolution of a histogram of SEA_BINS bins over [min g, max g]), but at least
- * ISLANDS_SHELF, so that the border ring (g <= 0) is flat sea floor. Also gives max g. */
-#define SEA_BINS 4096
-
-static float
-sea_level (const float *g, size_t n, float *g_max)
-{
-  float lo, hi;
-  terrain_min_max (g, n, &lo, &hi);
-  *g_max = hi;
-  const float least = ISLANDS_SHELF;
-  if (! (hi > lo))
-    return least;
-  size_t count[SEA_BINS] = { 0 };
-  const float scale = (float) SEA_BINS / (hi - lo);
-  for (size_t i = 0; i < n; i++)
-    {
-      const int k = (int) ((g[i] - lo) * scale);
-      count[k < SEA_BINS ? k : SEA_BINS - 1]++;
-    }
-  const double target = ISLANDS_LAND * (double) n;
-  size_t above = 0;
-  int    k = SEA_BINS - 1;
-  for (; k > 0; k--)
-    {
-      above += count[k];
-      if ((double) above >= target)
-        break;
-    }
-  const float s = lo + (hi - lo) * (float) k / (float) SEA_BINS;
-  return s > least ? s : least;
-}
-
-/* ---- The recipes ----
- *
- * Every preset is the same four stages, run by the short functions below from its entry
- * in `recipes`: the base field stretched onto [0, 1], a height curve (alpine's also
- * reading a ridge field), a finishing stage with lengths relative to the feature size F,
- * and for alpine a last stretch onto [0, 1]. */
-
-/* A finishing stage and its parameters. */
-typedef struct Finish Finish;
-struct Finish
-{
-  TerrainStatus (*run) (const Finish *finish, Pass *pass, double feature,
-                        const TerrainProgress *progress, double from, double to);
-  int    iterations;
-  double length; /* erosion: talus length / F; smoothing: k = 1 / (1 + F / length); rivers:
-                  * the age */
-};
-
-/* Thermal erosion (strength and neighbourhood its defaults). */
-static TerrainStatus
-finish_erode (const Finish *finish, Pass *pass, double feature,
-              const TerrainProgress *progress, double from, double to)
-{
-  TerrainThermalErosion erosion;
-  TerrainProgressStage stage;
-  terrain_thermal_erosion_defaults (&erosion);
-  erosion.iterations = finish->iterations;
-  erosion.talus = finish->length / feature;
-  return terrain_thermal_erosion (&erosion, pass->data, pass->width, pass->height,
-                                  terrain_progress_stage (&stage, progress, from, to));
-}
-
-/* FIR smoothing: an exponential smoothing over about F / length pixels. */
-static TerrainStatus
-finish_smooth (const Finish *finish, Pass *pass, double feature,
-               const TerrainProgress *progress, double from, double to)
-{
-  TerrainSmooth smooth;
-  TerrainProgressStage stage;
-  terrain_smooth_defaults (&smooth);
-  smooth.method = TERRAIN_SMOOTH_FIR;
-  smooth.k = 1.0 / (1.0 + feature / finish->length);
-  smooth.iterations = finish->iterations;
-  return terrain_smooth (&smooth, pass->data, pass->width, pass->height,
-                         terrain_progress_stage (&stage, progress, from, to));
-}
-
-/* Islands: the sea level, then land above it and shelf and sea floor below. */
-static TerrainStatus
-finish_sea (const Finish *finish, Pass *pass, double feature, const TerrainProgress *progress,
-            double from, double to)
-{
-  (void) finish;
-  (void) feature;
-  pass->sea_level = sea_level (pass->data, (size_t) pass->width * pass->height, &pass->land_top);
-  return run_pass (pass, islands_sea_row, progress, from, to);
-}
-
-/* River valleys: the curve's result (the stretched base) is the uplift map that river
- * erosion grows mountains from; its own normalisation leaves the result on [0, 1]. */
-static TerrainStatus
-finish_rivers (const Finish *finish, Pass *pass, double feature,
-               const TerrainProgress *progress, double from, double to)
-{
-  TerrainRiverErosion rivers;
-  TerrainProgressStage stage;
-  (void) feature; /* the solver's lengths are relative to the layer already */
-  terrain_river_erosion_defaults (&rivers);
-  rivers.age = finish->length;
-  rivers.diffusion = RIVERS_DIFFUSION;
-  rivers.uplift = TERRAIN_RIVER_UPLIFT_LAYER;
-  return terrain_river_erosion (&rivers, pass->data, pass->width, pass->height, NULL,
-                                terrain_progress_stage (&stage, progress, from, to));
-}
-
-/* Where each stage ends on the progress bar (about its share of the time). */
-typedef struct
-{
-  double field, shape, relief; /* the field, the curve (and ridges), the finishing stage */
-} Shares;
+/* ---- The recipes ---- */
 
 typedef struct
 {
-  double            roughness; /* the base field's H */
-  const RidgeField *ridges;    /* NULL, or the field the curve reads beside the base */
-  void            (*curve) (const Pass *pass, float *row, int y);
-  Finish            finish;
-  int               stretch;   /* stretched onto [0, 1] again after the finishing stage */
-  Shares            shares;
+  double roughness;   /* the base field's H */
+  TerrainStatus (*shape) (Map *c, const TerrainProgress *progress);
+  double detail;      /* the detail field's H */
+  double amp;         /* its height, times q / F */
+  TerrainStatus (*finish) (Map *m);
 } Recipe;
 
-static const RidgeField alpine_ridges = { ALPINE_RIDGE_SALT, ALPINE_RIDGE_LEVELS,
-                                          ALPINE_RIDGE_ROUGHNESS };
-
 static const Recipe recipes[] = {
-  [TERRAIN_LANDSCAPE_ALPINE] = {
-    .roughness = ALPINE_ROUGHNESS, .ridges = &alpine_ridges, .curve = alpine_row,
-    .finish = { finish_erode, ALPINE_ITERATIONS, ALPINE_TALUS }, .stretch = 1,
-    .shares = { 0.15, 0.35, 0.97 } },
-  [TERRAIN_LANDSCAPE_ROLLING_HILLS] = {
-    .roughness = HILLS_ROUGHNESS, .curve = hills_row,
-    .finish = { finish_smooth, HILLS_ITERATIONS, HILLS_SMOOTH_LENGTH },
-    .shares = { 0.50, 0.55, 1.00 } },
-  [TERRAIN_LANDSCAPE_ISLANDS] = {
-    .roughness = ISLANDS_ROUGHNESS, .curve = islands_falloff_row,
-    .finish = { finish_sea, 0, 0.0 },
-    .shares = { 0.60, 0.80, 1.00 } },
-  [TERRAIN_LANDSCAPE_MESA] = {
-    .roughness = MESA_ROUGHNESS, .curve = mesa_row,
-    .finish = { finish_erode, MESA_ITERATIONS, MESA_TALUS },
-    .shares = { 0.20, 0.25, 1.00 } },
-  [TERRAIN_LANDSCAPE_RIVER_VALLEYS] = {
-    .roughness = RIVERS_ROUGHNESS, .curve = stretch_row,
-    .finish = { finish_rivers, 0, RIVERS_AGE },
-    .shares = { 0.02, 0.03, 1.00 } },
+  [TERRAIN_LANDSCAPE_ALPINE] = { 0.7, shape_alpine, 1.2, 6.0, finish_full },
+  [TERRAIN_LANDSCAPE_ROLLING_HILLS] = { 1.2, shape_hills, 1.3, 3.0, finish_band },
+  [TERRAIN_LANDSCAPE_ISLANDS] = { 1.0, shape_islands, 1.2, 6.0, finish_sea },
+  [TERRAIN_LANDSCAPE_MESA] = { 1.0, shape_mesa, 1.3, 6.0, finish_full },
+  [TERRAIN_LANDSCAPE_RIVER_VALLEYS] = { 1.0, shape_rivers, 1.3, 4.0, finish_full },
 };
-
-/* The scale of slopes and smoothing: the feature size, but no more than the layer's longer
- * side (the stretch makes the largest feature the layer sees span the full range), and at
- * least the smallest feature size (talus 16 / 16 = 1 at most). */
-static double
-feature_length (int feature_size, int width, int height)
-{
-  const int side = width > height ? width : height;
-  const int scale = feature_size < side ? feature_size : side;
-  return scale > TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE ? scale : TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE;
-}
-
-/* The base field, into the layer. */
-static TerrainStatus
-landscape_base (const Recipe *r, const TerrainLandscape *params, float *out, int width,
-                int height, const TerrainProgress *progress)
-{
-  TerrainField field;
-  TerrainProgressStage stage;
-  terrain_field_defaults (&field);
-  field.seed = params->seed;
-  field.iterations = terrain_landscape_iterations (params->feature_size);
-  field.roughness = r->roughness;
-  return terrain_field (&field, out, width, height,
-                        terrain_progress_stage (&stage, progress, 0.0, r->shares.field));
-}
-
-/* The height curve, on the base as measured into pass. */
-static TerrainStatus
-landscape_curve (const Recipe *r, Pass *pass, const TerrainLandscape *params,
-                 const TerrainProgress *progress)
-{
-  if (r->ridges)
-    return run_ridged_curve (pass, r->curve, r->ridges, params->seed,
-                             terrain_landscape_iterations (params->feature_size), progress,
-                             r->shares.field, r->shares.shape);
-  return run_pass (pass, r->curve, progress, r->shares.field, r->shares.shape);
-}
-
-/* The finishing stage, and the last stretch when the recipe has one. */
-static TerrainStatus
-landscape_finish (const Recipe *r, Pass *pass, double feature, const TerrainProgress *progress)
-{
-  TerrainStatus status =
-    r->finish.run (&r->finish, pass, feature, progress, r->shares.shape, r->shares.relief);
-  if (status != TERRAIN_OK || ! r->stretch)
-    return status;
-  measure (pass);
-  return run_pass (pass, stretch_row, progress, r->shares.relief, 1.0);
-}
 
 /* ---- Public entry points ---- */
 
@@ -469,6 +495,29 @@ terrain_landscape_iterations (int feature_size)
   return n;
 }
 
+/* The coarse grid: base, shape, and without its margin. Progress on [0, 0.75]. */
+static TerrainStatus
+landscape_coarse (const TerrainLandscape *params, const Recipe *r, Map *c,
+                  const TerrainProgress *progress)
+{
+  TerrainProgressStage stage;
+  const int levels = coarse_levels (params);
+  c->q = 1 << levels;
+  c->margin = MARGIN_CELLS;
+  c->width = (c->layer_w + c->q - 1) / c->q + 2 * MARGIN_CELLS;
+  c->height = (c->layer_h + c->q - 1) / c->q + 2 * MARGIN_CELLS;
+  c->data = terrain_alloc ((size_t) c->width * c->height * sizeof (float));
+  if (c->data == NULL)
+    return TERRAIN_ERROR_NO_MEMORY;
+  TerrainStatus status = coarse_base (params, levels, r->roughness, c,
+                                      terrain_progress_stage (&stage, progress, 0.0, 0.05));
+  if (status == TERRAIN_OK)
+    status = r->shape (c, terrain_progress_stage (&stage, progress, 0.05, 0.75));
+  if (status == TERRAIN_OK)
+    crop (c);
+  return status;
+}
+
 TerrainStatus
 terrain_landscape (const TerrainLandscape *params, float *out, int width, int height,
                    const TerrainProgress *progress)
@@ -481,16 +530,17 @@ terrain_landscape (const TerrainLandscape *params, float *out, int width, int he
       params->feature_size > TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE)
     return TERRAIN_ERROR_INVALID;
 
-  const Recipe *recipe = &recipes[params->preset];
-  status = landscape_base (recipe, params, out, width, height, progress);
-  if (status != TERRAIN_OK)
-    return status;
-  Pass pass = { out, width, height, 0.0f, 0.0f, 0.0f, 0.0f, NULL, NULL };
-  measure (&pass);
-  status = landscape_curve (recipe, &pass, params, progress);
+  const Recipe *r = &recipes[params->preset];
+  Map c = { NULL, 0, 0, 1, 0, width, height, 0, 0, 0, 0, 0, 0, NULL };
+  TerrainProgressStage stage;
+  status = landscape_coarse (params, r, &c, progress);
   if (status == TERRAIN_OK)
-    status = landscape_finish (recipe, &pass, feature_length (params->feature_size, width, height),
-                               progress);
+    status = to_layer (params, &c, r->detail, r->amp, out, width, height,
+                       terrain_progress_stage (&stage, progress, 0.75, 0.95));
+  terrain_free (c.data);
+  Map m = { out, width, height, 1, 0, width, height, 0, 0, 0, 0, 0, 0, NULL };
+  if (status == TERRAIN_OK)
+    status = r->finish (&m);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))
     status = TERRAIN_CANCELLED;
   return status;

@@ -1,64 +1,61 @@
-/* Landscape presets: one-click landscapes composed from the other parts of the core - the
- * infinite field (field.h) as the base, a height curve, then smoothing (smooth.h), thermal
- * erosion (thermal-erosion.h) or river erosion (river-erosion.h). The preset is the point: its only knobs are the
- * seed and the size of the largest features; users tune the result further with the
- * other filters.
+/* Landscape presets: one-click landscapes built from the processes that make such land,
+ * with the other parts of the core - the infinite field (field.h), river erosion
+ * (river-erosion.h), smoothing (smooth.h) - and strata and sea level of their own. The
+ * preset is the point: its only knobs are the seed and the size of the largest features;
+ * users tune the result further with the other filters.
  *
  * Conventions (documented in the procedure's help):
- *  - Base: terrain_field() with `seed`, offset (0, 0), no guide, iterations
- *    N = terrain_landscape_iterations (feature_size) = round (log2 (feature_size)) and the
- *    preset's roughness H below. It is then stretched onto [0, 1] by its own minimum and
- *    maximum (the field's fixed mapping leaves a window much smaller than 2^N low in
- *    contrast): b = (v - min) / (max - min), 0.5 everywhere when the field is flat (1x1).
- *    The stretch, and every later renormalisation, depends on the whole layer, so a preset
- *    is rendered in one piece: layers rendered separately do not join.
- *  - Talus slopes (height units per pixel) and smoothing lengths are relative to
- *    F = the feature size, but at most the layer's longer side (the stretch makes the
- *    largest feature the layer sees span the full range) and at least 16: a slope of c / F
- *    climbs the full range over F / c pixels, so a preset looks the same at any scale.
- *  - alpine: H = 0.8 (rough), b^1.5 = b sqrt (b) (the peaked curve: broad low valleys,
- *    narrow high summits, heights skewed towards the valleys), times a ridge mask: a second field c
- *    (seed mix32 (seed ^ 0x5eedf00d), N - 2 iterations, H = 1.1, its own fixed mapping,
- *    rendered band by band), r = 1 - |2 c - 1| (1 on the line where c crosses 0.5, a
- *    sharp V-shaped crest), h = b^1.5 (0.2 + 0.8 r^2): crests along a network of ridges,
- *    broad troughs between them, high only where the base is high. Thermal erosion,
- *    30 iterations, talus 4 / F, strength 0.5, 8 neighbours: scree slopes below the crests.
- *    Stretched onto [0, 1] again by its minimum and maximum.
- *  - rolling-hills: H = 0.85. Band h = 0.3 + 0.3 b: every height within [0.3, 0.6], no
- *    summits and no deep valleys. FIR smoothing (smooth.h), 2 iterations of the four
- *    sweeps with k = 1 / (1 + F / 24), i.e. an exponential smoothing over about F / 24
- *    pixels whatever the scale: rounded hills without the field's small bumps and
- *    lattice creases; smoothing never leaves the band.
- *  - islands: H = 1.0. With (u, v) a pixel centre's offset from the layer's centre in
+ *  - Scale. F is the feature size, N = terrain_landscape_iterations (F) = round (log2 F). The
+ *    processes run on a coarse grid of q x q pixel cells, q the largest power of two at most
+ *    F / 64 (at least 1, at most 2^(N - 2)), so that a feature spans about 64 cells whatever
+ *    the layer's size, plus a margin of 16 cells beyond every side (rivers flow on past the
+ *    layer's border, which shows no frame). Coarse cell (i, j) is the field's node at layer
+ *    pixel (q (i - 16), q (j - 16)) (a field of N - log2 q iterations), so the coarse grid -
+ *    and the landscape - is the same for any layer of the same size in features: a 4096^2
+ *    layer at F = 2048 is the 512^2 layer at F = 256 with finer detail.
+ *  - Base: terrain_field () with `seed`, the preset's roughness H, on the coarse grid,
+ *    stretched onto [0, 1] by its own minimum and maximum. Every stretch depends on the whole
+ *    layer, so a preset is rendered in one piece: layers rendered separately do not join.
+ *  - Rivers: river erosion's simulation (river-erosion.h), erosion 0.2 per step, m 0.5, n 1,
+ *    uplift none, open edges, sea level 0, with hillslope diffusion D given in cells^2 per
+ *    step (converted to the procedure's millionths of L^2, at most its maximum): valleys cut
+ *    into the base, every coarse cell draining.
+ *  - To the layer (q > 1): the coarse map, stretched onto [0, 1], interpolated by a cubic
+ *    B-spline (positive weights: no pits of its own), plus detail the coarse grid cannot hold:
+ *    a field of seed mix32 (seed ^ 0xde7a11ed), log2 q + 1 iterations (features up to 2 q
+ *    pixels) and roughness H_d, times amp q / F, times w = smoothstep (0, 1, 3 / F-th of the
+ *    interpolated map's slope): detail on steep land, none on valley floors, flats and sea,
+ *    which keep draining. With q = 1 the coarse map is the layer.
+ *  - alpine: H = 0.7 (rough), base b^1.5 (b sqrt (b): broad low valleys, narrow high summits),
+ *    rivers for 40 steps, D = 1: sharp crests between drained, branching valleys. Detail
+ *    H_d = 1.2, amp 6. Stretched onto [0, 1].
+ *  - rolling-hills: H = 1.2, 16 iterations of Laplacian smoothing (smooth.h) on the coarse
+ *    grid: soft rounded hills. Detail H_d = 1.3, amp 3. Stretched onto the band [0.3, 0.6]:
+ *    no summits and no deep valleys.
+ *  - islands: H = 1.0. With (u, v) a coarse cell's layer position from the layer's centre in
  *    half-widths and half-heights (the border at |u| = 1 or |v| = 1),
- *    g = b - 0.8 (u^2 + v^2) - smoothstep (0.7, 0.98, max (|u|, |v|)): land favoured in
- *    the middle, g <= 0 on the border ring max (|u|, |v|) >= 0.98. Sea level s: the g above
- *    which 22% of the pixels lie (a 4096-bin histogram), at least 0.1. Land (g >= s):
- *    h = 0.2 + 0.8 (g - s) / (max g - s), the coast at 0.2 (TERRAIN_LANDSCAPE_COAST) and
- *    the highest land at 1. Sea (g < s): a shallow shelf falling from the coast to the
- *    flat sea floor 0.1 (TERRAIN_LANDSCAPE_SEA_FLOOR) while g falls by 0.1 below s,
- *    h = 0.1 + 0.1 (1 - smoothstep (0, 0.1, s - g)), then the floor, exactly 0.1: the
- *    whole border ring is flat sea floor. Land masses in the middle, water at the edges.
- *  - mesa: H = 1.4 (smooth, so cliffs follow clean contours). Terraces: t = 4 b^1.5 (the
- *    curve, b sqrt (b), gives more low desert floor than high tables), k = floor (t), f = t - k,
- *    h = (k + smoothstep (0.49, 0.51, f)) / 4: flat at the levels k / 4 (k = 0..4) for 98%
- *    of every step, a near-vertical cliff half way between two levels. Thermal erosion,
- *    20 iterations, talus 16 / F, strength 0.5, 8 neighbours: the cliffs slump to steep
- *    talus slopes with aprons at their feet; flat tops and floors stay exactly at their
- *    levels. Not stretched again (erosion keeps every height within [0, 1]).
- *  - river-valleys: H = 1.2 (smooth: mountain ranges, not speckle). The stretched base b is
- *    the uplift map of river erosion (river-erosion.h, uplift from the layer): 100 steps,
- *    erosion 2, diffusion 60, m = 0.5, n = 1, open edges, sea level 0. Mountains rise where
- *    b is high while rivers cut dendritic valleys that drain to the layer's border; the
- *    solver's lengths are relative to the layer (the feature size sets only the size of
- *    the ranges), and its normalisation leaves the result on [0, 1], with no pit. Several
- *    times slower than the other presets (seconds at 1024 x 1024).
- *  - Output in [0, 1], finite; deterministic (the field's hash, no other randomness).
- *  - Progress: the field and each later stage get a share of [0, 1]; cancel is honoured in
- *    every stage. Memory: no layer-sized buffer of its own beyond the output (alpine's
- *    ridge field is rendered in bands of 2^18 pixels); the field (about half a layer of
- *    scratch), the smoothing (a few rows) and the erosions (one layer; river erosion a
- *    few) allocate theirs one after the other.
+ *    g = b - 0.8 (u^2 + v^2) - smoothstep (0.7, 0.98, max (|u|, |v|)): land favoured in the
+ *    middle. Detail H_d = 1.2, amp 6, then g stretched onto [0, 1] on the layer. Sea level s:
+ *    the g above which 22% of the pixels lie (a 4096-bin histogram), but at least 0.1 above
+ *    the highest g on the layer's border. Land (g >= s): h = 0.2 + 0.8 (g - s) / (1 - s),
+ *    the coast at 0.2 (TERRAIN_LANDSCAPE_COAST). Sea (g < s): a shelf falling from the coast
+ *    to the flat sea floor 0.1 (TERRAIN_LANDSCAPE_SEA_FLOOR) while g falls by 0.1 below s,
+ *    h = 0.1 + 0.1 (1 - smoothstep (0, 0.1, s - g)), then exactly 0.1: the border is flat
+ *    sea floor, the coasts as fractal as the land.
+ *  - mesa: H = 1.0, rivers for 40 steps, D = 1 (the canyons), stretched, then strata:
+ *    t = 4 c^1.5, k = floor (t), f = t - k, h = (k + 0.35 f + 0.65 smoothstep (0.38, 0.62, f))
+ *    / 4: treads near the levels k / 4 (k = 0..4) that keep 35% of the slope (their rivers
+ *    still run), and escarpments where f crosses 1/2, retreating up the canyons the rivers
+ *    cut. Detail H_d = 1.3, amp 6. Stretched onto [0, 1].
+ *  - river-valleys: H = 1.0, rivers for 75 steps, D = 2: broad branching valleys cut
+ *    into the ranges. Detail H_d = 1.3, amp 4. Stretched onto [0, 1].
+ *  - The presets with rivers (alpine, mesa, river-valleys) drain: closed pits are a few in
+ *    ten thousand (where the detail outweighs the slope), not filled.
+ *  - Output in [0, 1], finite; deterministic (the field's hash, no other randomness;
+ *    bit-identical for any thread count).
+ *  - Progress: the base, the processes and the move to the layer each get a share of
+ *    [0, 1]; cancel is honoured in every stage. Memory: the coarse grid (about 1 / q^2 of the
+ *    layer), and from it a layer-sized guide beside the output while the detail is added.
  */
 #ifndef TERRAIN_LANDSCAPE_H
 #define TERRAIN_LANDSCAPE_H
@@ -82,7 +79,7 @@ typedef enum
 #define TERRAIN_LANDSCAPE_HILLS_HIGH 0.6
 #define TERRAIN_LANDSCAPE_SEA_FLOOR  0.1 /* islands: the deep sea floor */
 #define TERRAIN_LANDSCAPE_COAST      0.2 /* islands: the height of the coastline */
-#define TERRAIN_LANDSCAPE_MESA_STEPS 4   /* mesa: flat levels k / 4, k = 0..4 */
+#define TERRAIN_LANDSCAPE_MESA_STEPS 4   /* mesa: plateau levels near k / 4, k = 0..4 */
 
 typedef struct
 {
