@@ -97,6 +97,10 @@ typedef struct
   double         age;           /* of the stage */
   int            passes[2];     /* at most, in the first stage and in each later one */
   int            keep_network;  /* the later stages solve on the first stage's network */
+  /* NULL, or per cell, recorded by the first stage for the later ones (keep_network): the
+   * path cells a and b its point downstream lies between, and how far from a (gather). */
+  int32_t       *from_a, *from_b;
+  float         *from_f;
   double         uplift_scale;  /* uplift per step to uplift per age */
   double         step_length[2]; /* axial, diagonal, in L */
   double         inverse_power[RIVER_POWER_TABLE]; /* (a cell_area)^-m for a cells */
@@ -191,6 +195,21 @@ solve_cell (const Solution *s, PathCell *path, int32_t q, int32_t d, uint8_t *ke
   return (float) h;
 }
 
+/* Where the point downstream of cell i (path[d]) lies: between path cells a and b, at f
+ * of the way from a (a = b: the root, the steady state). */
+static void
+record_point (const Solution *s, const PathCell *path, int32_t d, int32_t i)
+{
+  const RiverGrid *g = &s->r->g;
+  const double     target = path[d].tau - s->age;
+  const int32_t    j = path[d].found;
+  s->from_a[i] = g->stack[path[j].place];
+  s->from_b[i] = target <= 0.0 ? s->from_a[i] : g->stack[path[j + 1].place];
+  s->from_f[i] = target <= 0.0 ? 0.0f
+                               : (float) ((target - path[j].tau)
+                                          / (path[j + 1].tau - path[j].tau));
+}
+
 /* The path from its tree's root to the cell at place p, solved again (it was or will be
  * solved where its places are, maybe by another task; the same arithmetic gives the same
  * path): for a chunk's first cell (or one whose receiver is not on the path at hand, which
@@ -234,11 +253,15 @@ solve_chunk (void *user, size_t first, size_t end)
           start_path (s, path, (int32_t) q);
           s->keep[i] = 0;
           valid = 0;
+          if (s->from_a)
+            record_point (s, path, 0, i);
           continue;
         }
       if (d - 1 > valid || path[d - 1].place != g->parent[q])
         rebuild_path (s, path, g->parent[q]);
       g->h[i] = solve_cell (s, path, (int32_t) q, d, &s->keep[i]);
+      if (s->from_a)
+        record_point (s, path, d, i);
       valid = d;
     }
 }
@@ -280,6 +303,37 @@ solve (Solution *s, int new_order, double from, double to)
   const TerrainStatus status = river_along_stack (g, solve_chunk, s, s->r->progress, from, to);
   terrain_free (s->path);
   return status;
+}
+
+/* A later stage of a layer eroded on the first stage's network: the same point downstream
+ * of every cell (the same network, travel times and age), so its height is read there,
+ * from the stage's start, instead of solving every path again (a fifth of the time). The
+ * drainage guard is left to the end of the run (last_half_diffusion): the network does
+ * not change before it. */
+static void
+gather_rows (void *user, int strip, int first, int end)
+{
+  const Solution *s = user;
+  const float    *start = s->start;
+  const double    lowest = s->r->floor;
+  float *restrict h = s->r->g.h;
+  (void) strip;
+  for (size_t i = (size_t) first * s->r->g.width; i < (size_t) end * s->r->g.width; i++)
+    {
+      const double a = start[s->from_a[i]], b = start[s->from_b[i]], old = start[i];
+      double       v = a + s->from_f[i] * (b - a);
+      const double floor = old < lowest ? old : lowest;
+      v = v < old ? v : old;
+      h[i] = (float) (v > floor ? v : floor);
+    }
+}
+
+static TerrainStatus
+gather (Solution *s, double from, double to)
+{
+  const RiverGrid *g = &s->r->g;
+  return terrain_parallel_rows (g->height, g->strips, g->height / RIVER_CHUNK_BATCHES + 1,
+                                gather_rows, s, s->r->progress, from, to);
 }
 
 /* The maps: a stage's change of every cell, without its uplift, from `before` (the heights
@@ -356,7 +410,8 @@ run_stage (Solution *s, float *start, int first, double from, double to)
         memcpy (start, g->h, g->cells * sizeof (float));
       s->start = start;
       const TerrainStatus status =
-        solve (s, ! same_network, at + 0.2 * per_pass, at + per_pass);
+        same_network && s->from_a ? gather (s, at + 0.2 * per_pass, at + per_pass)
+                                  : solve (s, ! same_network, at + 0.2 * per_pass, at + per_pass);
       uint8_t *solved_on = g->direction;
       g->direction = s->used;
       s->used = solved_on;
@@ -405,6 +460,11 @@ river_analytical (RiverRun *r)
   uint8_t   *used = terrain_alloc (g->cells), *keep = terrain_alloc (g->cells);
   uint8_t   *const receivers = g->direction; /* the run's; `used` trades places with it */
   TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
+  if (s != NULL)
+    {
+      s->from_a = s->from_b = NULL;
+      s->from_f = NULL;
+    }
   if (s != NULL && depth != NULL && start != NULL && used != NULL && keep != NULL)
     {
       s->keep = keep;
@@ -426,6 +486,18 @@ river_analytical (RiverRun *r)
        * 0.57 to 0.47 at age 10, 0.24 to 0.24 at age 30, and 0.31 to 0.34 at age 1. Growing
        * ranges still find each stage's network: it changes until the steady state. */
       s->keep_network = ! r->uplift;
+      status = TERRAIN_OK;
+      if (s->keep_network && stages > 1)
+        {
+          s->from_a = terrain_alloc (g->cells * (2 * sizeof (int32_t) + sizeof (float)));
+          if (s->from_a == NULL)
+            status = TERRAIN_ERROR_NO_MEMORY;
+          else
+            {
+              s->from_b = s->from_a + g->cells;
+              s->from_f = (float *) (void *) (s->from_b + g->cells);
+            }
+        }
       s->uplift_scale = 1.0 / TERRAIN_RIVER_AGE_PER_STEP;
       s->step_length[0] = 1.0 / side;
       s->step_length[1] = sqrt (2.0) / side;
@@ -433,8 +505,8 @@ river_analytical (RiverRun *r)
       for (int a = 1; a < RIVER_POWER_TABLE; a++)
         s->inverse_power[a] = pow (a * r->cell_area, -r->p->area_exponent);
       const double full = r->diffusion.coefficient;
-      status = r->diffusion.block && ! r->uplift
-                 ? river_diffusion_set (&r->diffusion, g, 0.5 * full) : TERRAIN_OK;
+      if (status == TERRAIN_OK && r->diffusion.block && ! r->uplift)
+        status = river_diffusion_set (&r->diffusion, g, 0.5 * full);
       const double per_stage = (RIVER_STEPS_END - RIVER_FILL_END) / stages;
       for (int stage = 0; stage < stages && status == TERRAIN_OK; stage++)
         {
@@ -453,6 +525,8 @@ river_analytical (RiverRun *r)
       g->direction = receivers;
     }
   g->keep = g->kept_direction = NULL;
+  if (s != NULL)
+    terrain_free (s->from_a);
   free (s);
   terrain_free (keep);
   terrain_free (depth);
