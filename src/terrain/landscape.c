@@ -21,7 +21,7 @@
 #define ISLANDS_EDGE_START 0.7f        /* and up to 1 more from here ... */
 #define ISLANDS_EDGE_END   0.98f       /* ... to here, in max (|u|, |v|) */
 #define ISLANDS_LAND       0.22        /* share of the layer above sea level */
-#define ISLANDS_SHELF      0.1f        /* the shelf: g from s - shelf to s */
+#define ISLANDS_SHELF      0.05f       /* the shelf: g from s - shelf to s */
 
 #define MESA_TREAD         0.35f       /* share of the slope a terrace's tread keeps */
 #define MESA_CLIFF         0.12f       /* half the share of a step that is escarpment */
@@ -59,7 +59,7 @@ struct Map
   int    q, margin;        /* layer pixels per cell; cells beyond the layer's left and top */
   int    layer_w, layer_h;
   float  lo, range, a, b;  /* stretch_row: a + b (v - lo) / range */
-  float  sea, land_top;    /* islands: the sea level s and the largest g */
+  float  sea;             /* islands: the sea level s */
   void (*row) (const Map *m, float *row, int y);
 };
 
@@ -148,13 +148,55 @@ crop (Map *c)
   c->margin = 0;
 }
 
+/* Islands' sea level s on g stretched onto [0, 1]: the g above which ISLANDS_LAND of the
+ * pixels lie (a histogram of SEA_BINS bins), but at least ISLANDS_SHELF above the highest
+ * g on the layer's border, so that the border is flat sea floor. */
+#define SEA_BINS 4096
+
+static float
+border_top (const Map *m)
+{
+  const int w = m->width, h = m->height;
+  float border = 0.0f;
+  for (int x = 0; x < w; x++)
+    border = fmaxf (border, fmaxf (m->data[x], m->data[(size_t) (h - 1) * w + x]));
+  for (int y = 0; y < h; y++)
+    border = fmaxf (border, fmaxf (m->data[(size_t) y * w], m->data[(size_t) y * w + w - 1]));
+  return border;
+}
+
+static float
+sea_level (const Map *m)
+{
+  const int w = m->width, h = m->height;
+  size_t *count = terrain_calloc (SEA_BINS, sizeof (size_t));
+  float s = 1.0f;
+  if (count != NULL)
+    {
+      const size_t n = (size_t) w * h;
+      for (size_t i = 0; i < n; i++)
+        {
+          const int k = (int) (m->data[i] * (float) SEA_BINS);
+          count[k < SEA_BINS ? k : SEA_BINS - 1]++;
+        }
+      size_t above = 0;
+      int k = SEA_BINS - 1;
+      for (; k > 0 && (double) (above += count[k]) < ISLANDS_LAND * (double) n; k--)
+        ;
+      s = (float) k / (float) SEA_BINS;
+      terrain_free (count);
+    }
+  const float least = border_top (m) + ISLANDS_SHELF;
+  return s > least ? s : least;
+}
+
 /* ---- The processes on the coarse grid, lengths in its cells ---- */
 
-/* River erosion's simulation, `iterations` steps of erosion 0.2, uplift none, open edges:
- * valleys cut into the relief, every cell draining. Diffusion is given in cells^2 per step (the
+/* River erosion's simulation, `iterations` steps of erosion 0.2, uplift none, open edges,
+ * the cells at or below `sea` outlets: valleys cut into the relief, every cell draining. Diffusion is given in cells^2 per step (the
  * procedure's unit, millionths of L^2, is converted: the same in cells at any size). */
 static TerrainStatus
-rivers (Map *c, int iterations, double diffusion, const TerrainProgress *progress)
+rivers (Map *c, int iterations, double diffusion, double sea, const TerrainProgress *progress)
 {
   TerrainRiverErosion r;
   terrain_river_erosion_defaults (&r);
@@ -164,6 +206,7 @@ rivers (Map *c, int iterations, double diffusion, const TerrainProgress *progres
   const double side = c->width > c->height ? c->width : c->height;
   const double d = diffusion * 1e6 / (side * side);
   r.diffusion = d < TERRAIN_RIVER_MAX_DIFFUSION ? d : TERRAIN_RIVER_MAX_DIFFUSION;
+  r.sea_level = sea;
   return terrain_river_erosion (&r, c->data, c->width, c->height, NULL, progress);
 }
 
@@ -172,13 +215,13 @@ shape_alpine (Map *c, const TerrainProgress *progress)
 {
   for (size_t i = 0; i < (size_t) c->width * c->height; i++)
     c->data[i] = peaked (c->data[i]);
-  return rivers (c, 40, 1.0, progress);
+  return rivers (c, 40, 1.0, 0.0, progress);
 }
 
 static TerrainStatus
 shape_rivers (Map *c, const TerrainProgress *progress)
 {
-  return rivers (c, 75, 2.0, progress);
+  return rivers (c, 75, 2.0, 0.0, progress);
 }
 
 static TerrainStatus
@@ -195,7 +238,7 @@ shape_hills (Map *c, const TerrainProgress *progress)
 static TerrainStatus
 shape_mesa (Map *c, const TerrainProgress *progress)
 {
-  TerrainStatus status = rivers (c, 40, 1.0, progress);
+  TerrainStatus status = rivers (c, 40, 1.0, 0.0, progress);
   if (status == TERRAIN_OK)
     status = stretch (c, 0.0f, 1.0f);
   const int steps = TERRAIN_LANDSCAPE_MESA_STEPS;
@@ -216,7 +259,6 @@ shape_mesa (Map *c, const TerrainProgress *progress)
 static TerrainStatus
 shape_islands (Map *c, const TerrainProgress *progress)
 {
-  (void) progress;
   for (int j = 0; j < c->height; j++)
     {
       const float y = (float) (c->q * (j - c->margin)) + 0.5f;
@@ -231,7 +273,9 @@ shape_islands (Map *c, const TerrainProgress *progress)
                 smoothstep (ISLANDS_EDGE_START, ISLANDS_EDGE_END, edge);
         }
     }
-  return TERRAIN_OK;
+  TerrainStatus status = stretch (c, 0.0f, 1.0f);
+  c->sea = fminf (sea_level (c), (float) TERRAIN_RIVER_MAX_SEA_LEVEL);
+  return status == TERRAIN_OK ? rivers (c, 40, 1.0, c->sea, progress) : status;
 }
 
 /* ---- From the coarse grid to the layer ---- */
@@ -348,6 +392,7 @@ to_layer (const TerrainLandscape *params, Map *c, double detail, double amp, flo
           int width, int height, const TerrainProgress *progress)
 {
   TerrainStatus status = stretch (c, 0.0f, 1.0f);
+  c->sea = c->range > 0.0f ? (c->sea - c->lo) / c->range : 0.5f;
   if (status != TERRAIN_OK || c->q == 1)
     {
       for (size_t i = 0; status == TERRAIN_OK && i < (size_t) width * height; i++)
@@ -391,41 +436,6 @@ finish_band (Map *m)
                   (float) (TERRAIN_LANDSCAPE_HILLS_HIGH - TERRAIN_LANDSCAPE_HILLS_LOW));
 }
 
-/* Islands' sea level s on g stretched onto [0, 1]: the g above which ISLANDS_LAND of the
- * pixels lie (a histogram of SEA_BINS bins), but at least ISLANDS_SHELF above the highest
- * g on the layer's border, so that the border is flat sea floor. */
-#define SEA_BINS 4096
-
-static float
-sea_level (const Map *m)
-{
-  const int w = m->width, h = m->height;
-  float border = 0.0f;
-  for (int x = 0; x < w; x++)
-    border = fmaxf (border, fmaxf (m->data[x], m->data[(size_t) (h - 1) * w + x]));
-  for (int y = 0; y < h; y++)
-    border = fmaxf (border, fmaxf (m->data[(size_t) y * w], m->data[(size_t) y * w + w - 1]));
-  size_t *count = terrain_calloc (SEA_BINS, sizeof (size_t));
-  float s = 1.0f;
-  if (count != NULL)
-    {
-      const size_t n = (size_t) w * h;
-      for (size_t i = 0; i < n; i++)
-        {
-          const int k = (int) (m->data[i] * (float) SEA_BINS);
-          count[k < SEA_BINS ? k : SEA_BINS - 1]++;
-        }
-      size_t above = 0;
-      int k = SEA_BINS - 1;
-      for (; k > 0 && (double) (above += count[k]) < ISLANDS_LAND * (double) n; k--)
-        ;
-      s = (float) k / (float) SEA_BINS;
-      terrain_free (count);
-    }
-  const float least = border + ISLANDS_SHELF;
-  return s > least ? s : least;
-}
-
 /* Land: coast + (1 - coast) (g - s) / (1 - s); sea: the shelf from the coast down to the
  * floor over ISLANDS_SHELF of g below sea level, then the flat floor. */
 static void
@@ -444,13 +454,17 @@ islands_sea_row (const Map *m, float *row, int y)
     }
 }
 
+/* The coarse grid's sea level, carried through the stretch, but at least ISLANDS_SHELF
+ * above the layer's border. */
 static TerrainStatus
 finish_sea (Map *m)
 {
   TerrainStatus status = stretch (m, 0.0f, 1.0f);
   if (status != TERRAIN_OK)
     return status;
-  m->sea = sea_level (m);
+  const float s = m->range > 0.0f ? (m->sea - m->lo) / m->range : 0.5f;
+  const float least = border_top (m) + ISLANDS_SHELF;
+  m->sea = s > least ? s : least;
   return run_pass (m, islands_sea_row);
 }
 
@@ -468,7 +482,7 @@ typedef struct
 static const Recipe recipes[] = {
   [TERRAIN_LANDSCAPE_ALPINE] = { 0.7, shape_alpine, 1.2, 6.0, finish_full },
   [TERRAIN_LANDSCAPE_ROLLING_HILLS] = { 1.2, shape_hills, 1.3, 3.0, finish_band },
-  [TERRAIN_LANDSCAPE_ISLANDS] = { 1.0, shape_islands, 1.2, 6.0, finish_sea },
+  [TERRAIN_LANDSCAPE_ISLANDS] = { 1.0, shape_islands, 1.1, 8.0, finish_sea },
   [TERRAIN_LANDSCAPE_MESA] = { 1.0, shape_mesa, 1.3, 6.0, finish_full },
   [TERRAIN_LANDSCAPE_RIVER_VALLEYS] = { 1.0, shape_rivers, 1.3, 4.0, finish_full },
 };
@@ -531,14 +545,14 @@ terrain_landscape (const TerrainLandscape *params, float *out, int width, int he
     return TERRAIN_ERROR_INVALID;
 
   const Recipe *r = &recipes[params->preset];
-  Map c = { NULL, 0, 0, 1, 0, width, height, 0, 0, 0, 0, 0, 0, NULL };
+  Map c = { NULL, 0, 0, 1, 0, width, height, 0, 0, 0, 0, 0, NULL };
   TerrainProgressStage stage;
   status = landscape_coarse (params, r, &c, progress);
   if (status == TERRAIN_OK)
     status = to_layer (params, &c, r->detail, r->amp, out, width, height,
                        terrain_progress_stage (&stage, progress, 0.75, 0.95));
   terrain_free (c.data);
-  Map m = { out, width, height, 1, 0, width, height, 0, 0, 0, 0, 0, 0, NULL };
+  Map m = { out, width, height, 1, 0, width, height, 0, 0, 0, 0, c.sea, NULL };
   if (status == TERRAIN_OK)
     status = r->finish (&m);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))

@@ -35,13 +35,16 @@
  *  - islands: H = 1.0. With (u, v) a coarse cell's layer position from the layer's centre in
  *    half-widths and half-heights (the border at |u| = 1 or |v| = 1),
  *    g = b - 0.8 (u^2 + v^2) - smoothstep (0.7, 0.98, max (|u|, |v|)): land favoured in the
- *    middle. Detail H_d = 1.2, amp 6, then g stretched onto [0, 1] on the layer. Sea level s:
- *    the g above which 22% of the pixels lie (a 4096-bin histogram), but at least 0.1 above
- *    the highest g on the layer's border. Land (g >= s): h = 0.2 + 0.8 (g - s) / (1 - s),
- *    the coast at 0.2 (TERRAIN_LANDSCAPE_COAST). Sea (g < s): a shelf falling from the coast
- *    to the flat sea floor 0.1 (TERRAIN_LANDSCAPE_SEA_FLOOR) while g falls by 0.1 below s,
- *    h = 0.1 + 0.1 (1 - smoothstep (0, 0.1, s - g)), then exactly 0.1: the border is flat
- *    sea floor, the coasts as fractal as the land.
+ *    middle, stretched onto [0, 1]. Sea level s: the g above which 22% of the coarse cells lie
+ *    (a 4096-bin histogram), but at least 0.05 above the highest g on the grid's border.
+ *    Rivers for 40 steps, D = 1, the cells at or below s outlets: the land drains to the sea
+ *    through its own valleys. Detail H_d = 1.1, amp 8; g stretched onto [0, 1] on the layer,
+ *    s carried through the stretches, but at least 0.05 above the highest g on the layer's
+ *    border. Land (g >= s): h = 0.2 + 0.8 (g - s) / (1 - s), the coast at 0.2
+ *    (TERRAIN_LANDSCAPE_COAST). Sea (g < s): a shelf falling from the coast to the flat sea
+ *    floor 0.1 (TERRAIN_LANDSCAPE_SEA_FLOOR) while g falls by 0.05 below s,
+ *    h = 0.1 + 0.1 (1 - smoothstep (0, 0.05, s - g)), then exactly 0.1: the border is flat
+ *    sea floor.
  *  - mesa: H = 1.0, rivers for 40 steps, D = 1 (the canyons), stretched, then strata:
  *    t = 4 c^1.5, k = floor (t), f = t - k, h = (k + 0.35 f + 0.65 smoothstep (0.38, 0.62, f))
  *    / 4: treads near the levels k / 4 (k = 0..4) that keep 35% of the slope (their rivers
