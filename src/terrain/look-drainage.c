@@ -22,64 +22,79 @@
 static const int DX[8] = { 0, 0, -1, 1, -1, 1, 1, -1 };
 static const int DY[8] = { -1, 1, 0, 0, -1, 1, -1, 1 };
 
-/* A binary min-heap of cells by height, ties by index (so the fill is the same every run). */
+/* A binary min-heap of cells by height, ties by index (so the fill is the same every run);
+ * each entry keeps its height, so that sifting reads no other memory. */
 typedef struct
 {
-  uint32_t    *cell;
-  size_t       size;
-  const float *h;
+  float    h;
+  uint32_t cell;
+} Entry;
+
+typedef struct
+{
+  Entry *entry;
+  size_t size;
 } Heap;
 
 static int
-heap_less (const Heap *q, uint32_t a, uint32_t b)
+entry_less (Entry a, Entry b)
 {
-  return q->h[a] < q->h[b] || (q->h[a] == q->h[b] && a < b);
+  return a.h < b.h || (a.h == b.h && a.cell < b.cell);
 }
 
 static void
-heap_push (Heap *q, uint32_t c)
+heap_push (Heap *q, Entry e)
 {
   size_t i = q->size++;
-  for (; i > 0 && heap_less (q, c, q->cell[(i - 1) / 2]); i = (i - 1) / 2)
-    q->cell[i] = q->cell[(i - 1) / 2];
-  q->cell[i] = c;
+  for (; i > 0 && entry_less (e, q->entry[(i - 1) / 2]); i = (i - 1) / 2)
+    q->entry[i] = q->entry[(i - 1) / 2];
+  q->entry[i] = e;
 }
 
 static uint32_t
 heap_pop (Heap *q)
 {
-  const uint32_t top = q->cell[0], last = q->cell[--q->size];
+  const uint32_t top = q->entry[0].cell;
+  const Entry    last = q->entry[--q->size];
   size_t         i = 0;
   for (size_t child; (child = 2 * i + 1) < q->size; i = child)
     {
-      if (child + 1 < q->size && heap_less (q, q->cell[child + 1], q->cell[child]))
+      if (child + 1 < q->size && entry_less (q->entry[child + 1], q->entry[child]))
         child++;
-      if (! heap_less (q, q->cell[child], last))
+      if (! entry_less (q->entry[child], last))
         break;
-      q->cell[i] = q->cell[child];
+      q->entry[i] = q->entry[child];
     }
   if (q->size > 0)
-    q->cell[i] = last;
+    q->entry[i] = last;
   return top;
 }
 
-/* Priority-flood+epsilon from the border: a cell reached from one not below it is raised to
- * the next float above that one. `state` (w * h bytes, zeroed) ends RAISED for the raised
- * cells, 1 for the others; `queue` (w * h cells) is the heap. */
+/* Priority-flood+epsilon from the border (Barnes et al.'s algorithm 3): a cell reached from
+ * one not below it is raised to the next float above that one and flooded from next, first
+ * in first out, before the heap's lowest. `state` (w * h bytes, zeroed) ends RAISED for the
+ * raised cells, 1 for the others; `heap` (w * h entries) and `pit` (w * h cells) are
+ * scratch. */
 #define RAISED 2
 
 static void
-fill (float *h, int w, int hh, uint8_t *state, uint32_t *queue)
+fill (float *h, int w, int hh, uint8_t *state, Entry *heap, uint32_t *pit)
 {
-  Heap q = { queue, 0, h };
+  Heap   q = { heap, 0 };
+  size_t pit_first = 0, pit_end = 0;
   for (int y = 0; y < hh; y++)
     for (int x = 0; x < w; x++)
       if (x == 0 || y == 0 || x == w - 1 || y == hh - 1)
-        state[(size_t) y * w + x] = 1, heap_push (&q, (uint32_t) ((size_t) y * w + x));
-  while (q.size > 0)
+        {
+          const uint32_t c = (uint32_t) ((size_t) y * w + x);
+          state[c] = 1, heap_push (&q, (Entry) { h[c], c });
+        }
+  while (q.size > 0 || pit_first < pit_end)
     {
-      const uint32_t c = heap_pop (&q);
+      const uint32_t c = pit_first < pit_end ? pit[pit_first++] : heap_pop (&q);
       const int      x = (int) (c % (uint32_t) w), y = (int) (c / (uint32_t) w);
+      if (pit_first == pit_end)
+        pit_first = pit_end = 0;
       for (int k = 0; k < 8; k++)
         {
           const int nx = x + DX[k], ny = y + DY[k];
@@ -88,8 +103,9 @@ fill (float *h, int w, int hh, uint8_t *state, uint32_t *queue)
           const uint32_t j = (uint32_t) ((size_t) ny * w + nx);
           state[j] = 1;
           if (h[j] <= h[c])
-            h[j] = nextafterf (h[c], INFINITY), state[j] = RAISED;
-          heap_push (&q, j);
+            h[j] = nextafterf (h[c], INFINITY), state[j] = RAISED, pit[pit_end++] = j;
+          else
+            heap_push (&q, (Entry) { h[j], j });
         }
     }
 }
@@ -183,14 +199,15 @@ look_slope_area (const float *heights, int width, int height, const LookRelief *
   uint32_t    *r = terrain_alloc (n * sizeof (uint32_t));
   uint32_t    *queue = terrain_alloc (n * sizeof (uint32_t));
   uint32_t    *area = terrain_alloc (n * sizeof (uint32_t));
+  Entry       *heap = terrain_alloc (n * sizeof (Entry));
   uint8_t     *scratch = terrain_calloc (n, 1);
   TerrainStatus status =
-    h && slope && r && queue && area && scratch ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;
+    h && slope && r && queue && area && heap && scratch ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;
   if (status == TERRAIN_OK)
     {
       for (size_t i = 0; i < n; i++)
         h[i] = (float) (relief->scale * (heights[i] - relief->lowest));
-      fill (h, width, height, scratch, queue);
+      fill (h, width, height, scratch, heap, queue);
       receivers (h, width, height, r, slope);
       drop_filled (r, scratch, n, slope);
       areas (r, n, area, scratch, queue);
@@ -201,6 +218,7 @@ look_slope_area (const float *heights, int width, int height, const LookRelief *
   terrain_free (r);
   terrain_free (queue);
   terrain_free (area);
+  terrain_free (heap);
   terrain_free (scratch);
   return status;
 }

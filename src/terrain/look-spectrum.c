@@ -82,6 +82,7 @@ static TerrainStatus
 fft_plan (Fft *f, size_t n)
 {
   size_t m = 1;
+  memset (f, 0, sizeof *f);
   while (m < n)
     m <<= 1;
   if (m != n)
@@ -102,9 +103,9 @@ fft_plan (Fft *f, size_t n)
   return TERRAIN_OK;
 }
 
-/* The forward DFT of n points at re[k * stride], im[k * stride], in place. */
+/* The forward DFT of the n points re, im, in place. */
 static void
-fft_line (const Fft *f, double *re, double *im, size_t stride)
+fft_line (const Fft *f, double *re, double *im)
 {
   const size_t n = f->n, m = f->m;
   double      *a = f->re, *b = f->im;
@@ -112,11 +113,11 @@ fft_line (const Fft *f, double *re, double *im, size_t stride)
   memset (b, 0, m * sizeof (double));
   for (size_t k = 0; k < n; k++)
     if (m == n)
-      a[k] = re[k * stride], b[k] = im[k * stride];
+      a[k] = re[k], b[k] = im[k];
     else
       {
         const double cr = f->chirp_re[k], ci = f->chirp_im[k];
-        const double xr = re[k * stride], xi = im[k * stride];
+        const double xr = re[k], xi = im[k];
         a[k] = xr * cr - xi * ci, b[k] = xr * ci + xi * cr;
       }
   fft_radix2 (f, a, b, 0);
@@ -134,8 +135,37 @@ fft_line (const Fft *f, double *re, double *im, size_t stride)
     {
       const double scale = m == n ? 1.0 : 1.0 / (double) m;
       const double cr = m == n ? 1.0 : f->chirp_re[k], ci = m == n ? 0.0 : f->chirp_im[k];
-      re[k * stride] = scale * (a[k] * cr - b[k] * ci);
-      im[k * stride] = scale * (a[k] * ci + b[k] * cr);
+      re[k] = scale * (a[k] * cr - b[k] * ci);
+      im[k] = scale * (a[k] * ci + b[k] * cr);
+    }
+}
+
+/* Columns are transformed this many at a time, copied out row by row into lines of their
+ * own: read one by one down the map, each would load a cache line for every height. */
+#define COLUMN_BLOCK 8
+
+/* The forward DFT of every column of a w x hh map; block holds 2 * COLUMN_BLOCK * hh. */
+static void
+fft_columns (const Fft *f, double *re, double *im, int w, int hh, double *block)
+{
+  double *bre = block, *bim = block + (size_t) COLUMN_BLOCK * hh;
+  for (int x0 = 0; x0 < w; x0 += COLUMN_BLOCK)
+    {
+      const int cols = w - x0 < COLUMN_BLOCK ? w - x0 : COLUMN_BLOCK;
+      for (int pass = 0; pass < 2; pass++)
+        {
+          for (int y = 0; y < hh; y++)
+            for (int c = 0; c < cols; c++)
+              {
+                const size_t i = (size_t) y * w + x0 + c, b = (size_t) c * hh + y;
+                if (pass)
+                  re[i] = bre[b], im[i] = bim[b];
+                else
+                  bre[b] = re[i], bim[b] = im[i];
+              }
+          for (int c = 0; ! pass && c < cols; c++)
+            fft_line (f, bre + (size_t) c * hh, bim + (size_t) c * hh);
+        }
     }
 }
 
@@ -163,16 +193,20 @@ power_spectrum (const float *h, int w, int hh, const LookRelief *r, double *re, 
                 hann ((size_t) y, (size_t) hh);
         im[i] = 0.0;
       }
-  Fft f;
-  for (int pass = 0; pass < 2; pass++)
-    {
-      const size_t lines = pass ? (size_t) w : (size_t) hh;
-      if (fft_plan (&f, pass ? (size_t) hh : (size_t) w) != TERRAIN_OK)
-        return TERRAIN_ERROR_NO_MEMORY;
-      for (size_t l = 0; l < lines; l++)
-        fft_line (&f, re + (pass ? l : l * w), im + (pass ? l : l * w), pass ? (size_t) w : 1);
-      fft_free (&f);
-    }
+  Fft     f;
+  double *block = terrain_alloc (2 * COLUMN_BLOCK * (size_t) hh * sizeof (double));
+  if (block == NULL || fft_plan (&f, (size_t) w) != TERRAIN_OK)
+    return terrain_free (block), TERRAIN_ERROR_NO_MEMORY;
+  for (int y = 0; y < hh; y++)
+    fft_line (&f, re + (size_t) y * w, im + (size_t) y * w);
+  fft_free (&f);
+  const TerrainStatus status = fft_plan (&f, (size_t) hh);
+  if (status == TERRAIN_OK)
+    fft_columns (&f, re, im, w, hh, block);
+  fft_free (&f);
+  terrain_free (block);
+  if (status != TERRAIN_OK)
+    return status;
   for (size_t i = 0; i < n; i++)
     re[i] = re[i] * re[i] + im[i] * im[i];
   return TERRAIN_OK;

@@ -45,22 +45,27 @@ derivative (const float *h, size_t i, int at, int n, size_t step)
   return run ? ((double) h[after] - h[before]) / run : 0.0;
 }
 
+/* A direction is within ALIGNED_DEGREES of a grid direction when the smaller of its
+ * components over the larger is below the tangent of ALIGNED_DEGREES (an axis) or above the
+ * tangent of 45 degrees less it (a diagonal): the angle's own test, without an arctangent. */
 static double
 aniso45 (const float *h, int w, int hh, double scale)
 {
-  double aligned = 0.0, all = 0.0;
+  const double axis = tan (ALIGNED_DEGREES * LOOK_PI / 180.0);
+  const double diagonal = tan ((45.0 - ALIGNED_DEGREES) * LOOK_PI / 180.0);
+  double       aligned = 0.0, all = 0.0;
   for (int y = 0; y < hh; y++)
     for (int x = 0; x < w; x++)
       {
         const size_t i = (size_t) y * w + x;
-        const double gx = scale * derivative (h, i, x, w, 1);
-        const double gy = scale * derivative (h, i, y, hh, (size_t) w);
-        const double slope = hypot (gx, gy);
+        const double gx = fabs (scale * derivative (h, i, x, w, 1));
+        const double gy = fabs (scale * derivative (h, i, y, hh, (size_t) w));
+        const double slope = sqrt (gx * gx + gy * gy);
         if (slope == 0.0)
           continue;
-        const double a = fmod (atan2 (gy, gx) * (180.0 / LOOK_PI) + 360.0, 45.0);
+        const double ratio = gx < gy ? gx / gy : gy / gx;
         all += slope;
-        if (a < ALIGNED_DEGREES || a > 45.0 - ALIGNED_DEGREES)
+        if (ratio < axis || ratio > diagonal)
           aligned += slope;
       }
   return all > 0.0 ? aligned / all / ISOTROPIC_SHARE : 1.0;
