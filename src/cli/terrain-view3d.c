@@ -9,11 +9,15 @@
  * view-azimuth, view-elevation, exaggeration, shadows (0 or 1); and colours (terrain or
  * gray), sea-level (draws a sea), zoom, mesh (vertices a side, default
  * TERRAIN_VIEW3D_MESH_SIDE), repeat (renders that many times and prints the median time to
- * stderr, for the benchmark). */
+ * stderr, for the benchmark), threads (as the plug-in renders: on that many threads, where
+ * the build has GLib's; the picture is the same for any count). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include "pnm.h"
 #include "view3d.h"
+#ifdef TERRAIN_CLI_THREADS
+#include "thread-pool.h"
+#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -93,6 +97,9 @@ set_option (const char *arg, TerrainView3DParams *p, int *mesh, int *repeat)
   else if (IS ("zoom")) p->zoom = x;
   else if (IS ("mesh")) *mesh = (int) x;
   else if (IS ("repeat")) *repeat = (int) x;
+#ifdef TERRAIN_CLI_THREADS
+  else if (IS ("threads")) terrain_use_threads ((int) x);
+#endif
   else
     return 1;
 #undef IS

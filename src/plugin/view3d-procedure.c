@@ -8,6 +8,7 @@
 #include "arg-values.h"
 #include "layer-io.h"
 #include "register.h"
+#include "thread-pool.h"
 #include "view3d-window.h"
 
 #include <glib/gi18n-lib.h>
@@ -133,6 +134,7 @@ run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   if (drawable == NULL)
     return gimp_procedure_new_return_values (procedure, GIMP_PDB_CALLING_ERROR, error);
   params_from_config (config, &p, &width, &height);
+  terrain_use_threads (terrain_thread_count ());
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
       gimp_ui_init (PLUG_IN_BINARY);

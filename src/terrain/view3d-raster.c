@@ -2,7 +2,10 @@
  * walls around it; the sea) are drawn with a depth buffer into a frame that keeps, for
  * every pixel, the world point it shows and what it is; view3d.c shades it. Vertices are
  * snapped to 1/16 pixel and edges tested in integers, so triangles that share an edge
- * cover every pixel centre on it exactly once (no cracks, no pixel drawn twice). */
+ * cover every pixel centre on it exactly once (no cracks, no pixel drawn twice). The
+ * picture is cut into strips of rows drawn in parallel, each strip drawing every triangle
+ * in the same order over its own rows: a pixel's result never depends on the strips. */
+#include "terrain-common.h"
 #include "view3d-internal.h"
 
 #include <math.h>
@@ -148,9 +151,20 @@ write_pixel (View3DFrame *fr, size_t i, const Vertex *v[3], const double l[3], i
                                      l[2] * v[2]->inv_depth * v[2]->world[a]) / inv);
 }
 
-static void
-triangle (View3DFrame *fr, const Vertex *a, const Vertex *b, const Vertex *c, int what)
+/* The rows of the picture one task draws. */
+typedef struct
 {
+  View3DFrame *frame;
+  int64_t      first, last;
+} Strip;
+
+static void
+triangle (const Strip *st, const Vertex *a, const Vertex *b, const Vertex *c, int what)
+{
+  View3DFrame  *fr = st->frame;
+  const int64_t top = fmin (fmin (a->y, b->y), c->y), bottom = fmax (fmax (a->y, b->y), c->y);
+  if (bottom < st->first * SUBPIXEL || top > (st->last + 1) * SUBPIXEL)
+    return;
   const Vertex *v[3] = { a, b, c };
   int64_t       area = edge (a, b, c->x, c->y);
   if (area == 0)
@@ -167,9 +181,11 @@ triangle (View3DFrame *fr, const Vertex *a, const Vertex *b, const Vertex *c, in
   const int64_t y1 = fmax (fmax (v[0]->y, v[1]->y), v[2]->y);
   /* Pixel centres (i + 0.5) inside the box and the picture. */
   const int64_t i0 = x0 < 0 ? 0 : (x0 - SUBPIXEL / 2 + SUBPIXEL - 1) / SUBPIXEL;
-  const int64_t j0 = y0 < 0 ? 0 : (y0 - SUBPIXEL / 2 + SUBPIXEL - 1) / SUBPIXEL;
+  int64_t       j0 = y0 < 0 ? 0 : (y0 - SUBPIXEL / 2 + SUBPIXEL - 1) / SUBPIXEL;
   const int64_t i1 = x1 < 0 ? -1 : fmin ((x1 - SUBPIXEL / 2) / SUBPIXEL, fr->width - 1);
-  const int64_t j1 = y1 < 0 ? -1 : fmin ((y1 - SUBPIXEL / 2) / SUBPIXEL, fr->height - 1);
+  int64_t       j1 = y1 < 0 ? -1 : fmin ((y1 - SUBPIXEL / 2) / SUBPIXEL, fr->height - 1);
+  j0 = j0 > st->first ? j0 : st->first;
+  j1 = j1 < st->last ? j1 : st->last;
   const int64_t b0 = bias (v[1], v[2]), b1 = bias (v[2], v[0]), b2 = bias (v[0], v[1]);
   for (int64_t j = j0; j <= j1; j++)
     {
@@ -187,33 +203,25 @@ triangle (View3DFrame *fr, const Vertex *a, const Vertex *b, const Vertex *c, in
     }
 }
 
-/* The surface: two triangles a cell, from vertices projected once. */
-static int
-draw_surface (const View3DScene *s, const View3DCamera *cam, View3DFrame *fr)
+/* The surface: two triangles a cell. */
+static void
+draw_surface (const View3DScene *s, const Vertex *v, const Strip *st)
 {
-  Vertex *v = malloc ((size_t) s->cols * s->rows * sizeof *v);
-  if (v == NULL)
-    return 1;
-  for (int r = 0; r < s->rows; r++)
-    for (int c = 0; c < s->cols; c++)
-      v[(size_t) r * s->cols + c] = vertex (cam, fr, view3d_scene_x (s, c), view3d_scene_y (s, r),
-                                            s->z[(size_t) r * s->cols + c]);
   for (int r = 0; r + 1 < s->rows; r++)
     for (int c = 0; c + 1 < s->cols; c++)
       {
         const Vertex *p = v + (size_t) r * s->cols + c, *q = p + s->cols;
-        triangle (fr, p, p + 1, q + 1, VIEW3D_GROUND);
-        triangle (fr, p, q + 1, q, VIEW3D_GROUND);
+        triangle (st, p, p + 1, q + 1, VIEW3D_GROUND);
+        triangle (st, p, q + 1, q, VIEW3D_GROUND);
       }
-  free (v);
-  return 0;
 }
 
 /* A wall along one side, from the surface (or the sea above it) down to the base:
  * side 0..3 = north, east, south, west. */
 static void
-draw_wall (const View3DScene *s, const View3DCamera *cam, View3DFrame *fr, int side)
+draw_wall (const View3DScene *s, const View3DCamera *cam, const Strip *st, int side)
 {
+  const View3DFrame *fr = st->frame;
   const int along_x = side == 0 || side == 2;
   const int n = along_x ? s->cols : s->rows;
   const int fixed = side == 0 ? 0 : side == 1 ? s->cols - 1 : side == 2 ? s->rows - 1 : 0;
@@ -230,14 +238,15 @@ draw_wall (const View3DScene *s, const View3DCamera *cam, View3DFrame *fr, int s
           corner[2 * e] = vertex (cam, fr, x, y, top);
           corner[2 * e + 1] = vertex (cam, fr, x, y, s->zbase);
         }
-      triangle (fr, &corner[0], &corner[2], &corner[3], VIEW3D_WALL_NORTH + side);
-      triangle (fr, &corner[0], &corner[3], &corner[1], VIEW3D_WALL_NORTH + side);
+      triangle (st, &corner[0], &corner[2], &corner[3], VIEW3D_WALL_NORTH + side);
+      triangle (st, &corner[0], &corner[3], &corner[1], VIEW3D_WALL_NORTH + side);
     }
 }
 
 static void
-draw_sea (const View3DScene *s, const View3DCamera *cam, View3DFrame *fr)
+draw_sea (const View3DScene *s, const View3DCamera *cam, const Strip *st)
 {
+  const View3DFrame *fr = st->frame;
   Vertex       v[4];
   const double x0 = view3d_scene_x (s, 0), x1 = view3d_scene_x (s, s->cols - 1);
   const double y0 = view3d_scene_y (s, 0), y1 = view3d_scene_y (s, s->rows - 1);
@@ -245,18 +254,45 @@ draw_sea (const View3DScene *s, const View3DCamera *cam, View3DFrame *fr)
   v[1] = vertex (cam, fr, x1, y0, s->zsea);
   v[2] = vertex (cam, fr, x1, y1, s->zsea);
   v[3] = vertex (cam, fr, x0, y1, s->zsea);
-  triangle (fr, &v[0], &v[1], &v[2], VIEW3D_SEA);
-  triangle (fr, &v[0], &v[2], &v[3], VIEW3D_SEA);
+  triangle (st, &v[0], &v[1], &v[2], VIEW3D_SEA);
+  triangle (st, &v[0], &v[2], &v[3], VIEW3D_SEA);
+}
+
+typedef struct
+{
+  const View3DScene  *scene;
+  const View3DCamera *camera;
+  View3DFrame        *frame;
+  const Vertex       *surface; /* the surface's vertices, projected once */
+  int                 strips;
+} Drawing;
+
+static void
+draw_strip (void *user, int index)
+{
+  const Drawing *d = user;
+  const Strip    st = { d->frame, (int64_t) index * d->frame->height / d->strips,
+                        (int64_t) (index + 1) * d->frame->height / d->strips - 1 };
+  draw_surface (d->scene, d->surface, &st);
+  for (int side = 0; side < 4; side++)
+    draw_wall (d->scene, d->camera, &st, side);
+  if (d->scene->sea)
+    draw_sea (d->scene, d->camera, &st);
 }
 
 int
 view3d_rasterise (const View3DScene *s, const View3DCamera *cam, View3DFrame *fr)
 {
-  if (draw_surface (s, cam, fr))
+  Vertex *v = malloc ((size_t) s->cols * s->rows * sizeof *v);
+  if (v == NULL)
     return 1;
-  for (int side = 0; side < 4; side++)
-    draw_wall (s, cam, fr, side);
-  if (s->sea)
-    draw_sea (s, cam, fr);
+  for (int r = 0; r < s->rows; r++)
+    for (int c = 0; c < s->cols; c++)
+      v[(size_t) r * s->cols + c] = vertex (cam, fr, view3d_scene_x (s, c), view3d_scene_y (s, r),
+                                            s->z[(size_t) r * s->cols + c]);
+  const int threads = terrain_parallel_threads ();
+  Drawing   d = { s, cam, fr, v, threads > 1 ? (threads < fr->height ? threads : fr->height) : 1 };
+  terrain_parallel_for (d.strips, draw_strip, &d);
+  free (v);
   return 0;
 }

@@ -3,6 +3,7 @@
  * diffuse from the sun, Phong specular, an ambient sky, the cast shadow from the horizon
  * test, and a light haze with distance so that far ridges stand apart from near ones. All
  * in linear light, written as sRGB. */
+#include "terrain-common.h"
 #include "view3d-internal.h"
 
 #include <math.h>
@@ -201,11 +202,28 @@ sky_colour (int j, int height)
   return to_linear (mix (SKY_TOP, SKY_LOW, height > 1 ? (float) j / (height - 1) : 0.0f));
 }
 
-static void
-shade_frame (const Shader *sh, const View3DFrame *fr, unsigned char *rgb, float *linear_rgb)
+typedef struct
 {
-  const double near = sh->camera->near_depth, far = sh->camera->far_depth;
-  for (int j = 0; j < fr->height; j++)
+  const Shader      *sh;
+  const View3DFrame *fr;
+  unsigned char     *rgb;
+  float             *linear_rgb;
+  int                strips;
+} Shading;
+
+/* Rows of the picture, shaded: one task of shade_frame. */
+static void
+shade_strip (void *user, int index)
+{
+  const Shading     *job = user;
+  const Shader      *sh = job->sh;
+  const View3DFrame *fr = job->fr;
+  unsigned char     *rgb = job->rgb;
+  float             *linear_rgb = job->linear_rgb;
+  const double       near = sh->camera->near_depth, far = sh->camera->far_depth;
+  const int          first = (int) ((int64_t) index * fr->height / job->strips);
+  const int          end = (int) ((int64_t) (index + 1) * fr->height / job->strips);
+  for (int j = first; j < end; j++)
     {
       const Rgb sky = sky_colour (j, fr->height);
       for (int i = 0; i < fr->width; i++)
@@ -229,6 +247,15 @@ shade_frame (const Shader *sh, const View3DFrame *fr, unsigned char *rgb, float 
           rgb[3 * k + 2] = encode (sh, c.b);
         }
     }
+}
+
+/* Every pixel on its own, so the picture is the same for any number of strips. */
+static void
+shade_frame (const Shader *sh, const View3DFrame *fr, unsigned char *rgb, float *linear_rgb)
+{
+  const int strips = 4 * terrain_parallel_threads ();
+  Shading   job = { sh, fr, rgb, linear_rgb, strips < fr->height ? strips : fr->height };
+  terrain_parallel_for (job.strips, shade_strip, &job);
 }
 
 /* ---- Entry points ---- */
