@@ -9,7 +9,7 @@ TERRAIN_CORE (TerrainHydraulicErosion, terrain_hydraulic_erosion_defaults,
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainHydraulicErosion, seed),
   TERRAIN_INT ("droplets", N_("_Droplets"),
-               N_("How many raindrops fall, one after the other: about one for every 2 or 3 "
+               N_("How many raindrops fall, one after the other: about one for every two "
                   "pixels carves clear gullies, far fewer only scratch the surface"),
                0, TERRAIN_HYDRAULIC_MAX_DROPLETS, TerrainHydraulicErosion, droplets),
   TERRAIN_DOUBLE ("inertia", N_("_Inertia"),

@@ -1092,14 +1092,14 @@ void
 terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params)
 {
   params->seed = 0;
-  params->droplets = 400000;
+  params->droplets = 600000;
   params->inertia = 0.05;
   params->capacity = 16.0;
   params->erosion = 0.5;
   params->deposition = 0.3;
-  params->evaporation = 0.03;
+  params->evaporation = 0.05;
   params->radius = 3;
-  params->max_steps = 80;
+  params->max_steps = 50;
 }
 
 static int

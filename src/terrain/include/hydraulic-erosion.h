@@ -84,11 +84,12 @@ typedef struct
   int      max_steps;   /* 1..TERRAIN_HYDRAULIC_MAX_STEPS: a droplet's longest life */
 } TerrainHydraulicErosion;
 
-/* Seed 0, 400000 droplets of up to 80 steps (about one for 2.6 pixels of a 1024 x 1024
- * layer, as many steps as Lague's million droplets of 30: gullies on the slopes, sediment
- * and fans below them, in a few seconds), inertia 0.05, capacity 16, erosion 0.5,
- * deposition 0.3, evaporation 0.03 (water 0.09 after 80 steps: a droplet has laid down
- * most of its load on its way), radius 3. */
+/* Seed 0, 600000 droplets of up to 50 steps (about one for 1.7 pixels of a 1024 x 1024
+ * layer: gullies on the slopes, sediment and fans below them, in a second or two),
+ * inertia 0.05, capacity 16, erosion 0.5, deposition 0.3, evaporation 0.05 (water 0.08
+ * after 50 steps: a droplet has laid down most of its load on its way), radius 3. Lives
+ * of 80 steps look the same and take longer: their tiles (the schedule) are wider, fewer
+ * run at once. */
 void          terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params);
 
 /* Erodes data (width * height floats) in place. Every parameter is checked before data is
