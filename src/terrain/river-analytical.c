@@ -55,7 +55,10 @@
  * and the run takes about 0.83 of the time (two threads). Growing ranges are unchanged. */
 #define PASSES_ERODING_STAGED 1
 /* Stages with diffusion: at most this many, and at least TERRAIN_RIVER_AGE_PER_STEP of age
- * each. */
+ * each. More do not bring the result nearer the simulation's: on the first stage's network
+ * the root mean square difference from it at the defaults at 1024 x 1024 (Diamond-Square)
+ * was 0.21 of its change with 4, 0.25 with 8 and 0.29 with 16 (the look as grainy, aniso45
+ * 1.31, 1.28, 1.25). */
 #define MAX_STAGES 4
 
 /* Inlined wherever called (GCC would not inline the solution's cell twice). */
@@ -307,9 +310,8 @@ solve (Solution *s, int new_order, double from, double to)
 
 /* A later stage of a layer eroded on the first stage's network: the same point downstream
  * of every cell (the same network, travel times and age), so its height is read there,
- * from the stage's start, instead of solving every path again (a fifth of the time). The
- * drainage guard is left to the end of the run (last_half_diffusion): the network does
- * not change before it. */
+ * from the stage's start, instead of solving every path again. The drainage guard is left
+ * to the end of the run (last_half_diffusion): the network does not change before it. */
 static void
 gather_rows (void *user, int strip, int first, int end)
 {
