@@ -2,8 +2,9 @@
  * break (alpine skewed towards the valleys; rolling hills gentle and within their band;
  * islands with sea at the border and land in the middle; mesa on several plateau levels with
  * steep escarpments between them; the river presets draining through branching rivers with a
- * river landscape's slope-area exponent), the same landscape at two sizes, progress and
- * cancellation, invalid parameters, and a timing print. */
+ * river landscape's slope-area exponent), the same landscape at two sizes, every preset within
+ * the real DEMs' range of the look figures, progress and cancellation, invalid parameters,
+ * and a timing print. */
 #include "check.h"
 #include "drainage.h"
 #include "field-stats.h"
@@ -13,6 +14,7 @@
 #include "field.h"
 #include "heightmap.h"
 #include "landscape.h"
+#include "look.h"
 
 #include <stdlib.h>
 
@@ -371,13 +373,38 @@ test_same_at_any_size (void)
       const double same = correlation (small, reduced, n), differ = correlation (small, other, n);
       printf ("%s: reduced 4x correlates %.3f with the small render (another seed %.3f)\n",
               preset_names[preset], same, differ);
-      CHECK (same > 0.95 && same > differ + 0.3, "%s: correlation %.3f (another seed %.3f)",
+      CHECK (same > 0.99 && same > differ + 0.3, "%s: correlation %.3f (another seed %.3f)",
              preset_names[preset], same, differ);
       free (small);
       free (other);
       free (large);
     }
   free (reduced);
+}
+
+/* Every preset within the real DEMs' range of the look figures (look.h; the reference's
+ * eight DEMs: aniso45 0.98-1.07, speckle 2.5-4.6, beta 3.3-5.1): no grid-aligned lines
+ * (aniso45 <= 1.15), no pixel grain (speckle <= 6), neither noisy nor blurred (beta 3.3-5.1).
+ * The presets tuned on 256^2 images broke it: mesa's one-pixel cliffs (aniso45 1.5), river
+ * valleys' striated texture (speckle 11, beta 2.2), islands' and alpine's grain (speckle
+ * 7.3-7.7), rolling hills' blur (beta 8.5). */
+static void
+test_look_in_range (void)
+{
+  const int side = 512;
+  for (int preset = 0; preset < PRESETS; preset++)
+    {
+      float *a = render (preset, 1, 256, side, side);
+      TerrainLook look;
+      CHECK (terrain_look_measure (a, side, side, &look) == TERRAIN_OK, "look");
+      printf ("%s %dx%d: aniso45 %.3f, speckle %.2f, beta %.2f, theta %.2f, pits %.3f%%\n",
+              preset_names[preset], side, side, look.aniso45, look.speckle, look.beta,
+              look.theta, look.pits);
+      CHECK (look.aniso45 <= 1.15 && look.speckle <= 6.0 && look.beta >= 3.3 && look.beta <= 5.1,
+             "%s: aniso45 %.3f, speckle %.2f, beta %.2f", preset_names[preset], look.aniso45,
+             look.speckle, look.beta);
+      free (a);
+    }
 }
 
 static void
@@ -478,6 +505,7 @@ main (void)
   test_mesa_terraces ();
   test_rivers_drain ();
   test_same_at_any_size ();
+  test_look_in_range ();
   test_progress_and_cancel ();
   test_invalid_parameters ();
   print_timing ();
