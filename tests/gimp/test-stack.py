@@ -18,7 +18,7 @@ effect exactly and in place (src/gegl/live.h): the same steps, no look and no re
 thread, and the module's log says once that live effects are off.
 The time from each change to the last render it led to (the canvas settled) is printed, and
 the screen, the canvas and the merge of each stroke are kept (stack-N.png, shown-N.png,
-merged-N.png).
+merged-N.png). GIMP may print no warning but those it prints by itself (gimp_warnings.py).
 
 usage: test-stack.py PLUGIN_BINARY GEGL_MODULE WORKDIR [--exact]
 """
@@ -29,6 +29,7 @@ import sys
 import time
 
 from checks import Checks
+from gimp_warnings import not_gimps_own
 from live import Live
 
 plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
@@ -197,5 +198,7 @@ if exact:
 else:
     checks.check("in a thread" in render_log, "no result was made in a thread")
 print("%d steps in %.0f s" % (len(results), time.monotonic() - started))
+warnings = not_gimps_own(os.path.join(workdir, "gimp.log"))
+checks.check(not warnings, "GIMP printed warnings of its session's own: %s" % warnings[:5])
 checks.check(code == 0, "gimp exited %s" % code)
 checks.done()
