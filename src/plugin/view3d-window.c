@@ -12,7 +12,7 @@
 #include <math.h>
 
 /* 512 vertices a side: a quarter of the triangles of the procedure's 1024, so that a render
- * in the window takes about a third of the time (tests/bench/README.md) while the mouse
+ * in the window takes less than half the time (tests/bench/README.md) while the mouse
  * orbits. */
 #define WINDOW_MESH_SIDE 512
 #define POLL_MS          300
