@@ -72,30 +72,59 @@ terrain_preview_format (GimpDrawable *drawable)
   return format_for (drawable, "u8");
 }
 
+/* The drawable's buffer walked a tile high at a time in its own format, coded exactly
+ * (pixel-codec.h): what reading and writing whole layers share. */
+typedef struct
+{
+  GeglBuffer       *buffer;
+  const Babl       *format;
+  int               width, height, tile_h;
+  TerrainPixelCodec codec;
+  guchar           *pixels; /* one band */
+} Bands;
+
+static void
+bands_open (Bands *b, GimpDrawable *drawable)
+{
+  start_gegl ();
+  b->buffer = gimp_drawable_get_buffer (drawable);
+  b->format = gegl_buffer_get_format (b->buffer);
+  b->width = gimp_drawable_get_width (drawable);
+  b->height = gimp_drawable_get_height (drawable);
+  b->tile_h = (int) gimp_tile_height ();
+  terrain_pixel_codec (b->format, &b->codec);
+  b->pixels = g_malloc ((gsize) b->width * b->tile_h * babl_format_get_bytes_per_pixel (b->format));
+}
+
+static GeglRectangle
+bands_band (const Bands *b, int y0)
+{
+  return (GeglRectangle) { 0, y0, b->width, MIN (b->tile_h, b->height - y0) };
+}
+
+static void
+bands_close (Bands *b)
+{
+  g_free (b->pixels);
+  g_object_unref (b->buffer);
+}
+
 void
 terrain_read_height_bands (GimpDrawable *drawable, TerrainRowSink sink, gpointer user)
 {
-  start_gegl ();
-  GeglBuffer       *buffer = gimp_drawable_get_buffer (drawable);
-  const Babl       *format = gegl_buffer_get_format (buffer);
-  const int         width = gimp_drawable_get_width (drawable);
-  const int         height = gimp_drawable_get_height (drawable);
-  const int         tile_h = (int) gimp_tile_height ();
-  TerrainPixelCodec codec;
-  terrain_pixel_codec (format, &codec);
-
-  guchar *pixels = g_malloc ((gsize) width * tile_h * babl_format_get_bytes_per_pixel (format));
-  float  *heights = g_new (float, (gsize) width * tile_h);
-  for (int y0 = 0; y0 < height; y0 += tile_h)
+  Bands b;
+  bands_open (&b, drawable);
+  float *heights = g_new (float, (gsize) b.width * b.tile_h);
+  for (int y0 = 0; y0 < b.height; y0 += b.tile_h)
     {
-      GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
-      gegl_buffer_get (buffer, &rect, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-      terrain_pixels_to_heights (&codec, pixels, heights, (gsize) width * rect.height);
+      GeglRectangle rect = bands_band (&b, y0);
+      gegl_buffer_get (b.buffer, &rect, 1.0, b.format, b.pixels, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      terrain_pixels_to_heights (&b.codec, b.pixels, heights, (gsize) b.width * rect.height);
       sink (user, heights, y0, rect.height);
     }
   g_free (heights);
-  g_free (pixels);
-  g_object_unref (buffer);
+  bands_close (&b);
 }
 
 typedef struct
@@ -123,26 +152,17 @@ terrain_read_heights (GimpDrawable *drawable, float *heights)
 static void
 write_bands (GimpDrawable *drawable, const float *heights)
 {
-  start_gegl ();
-  GeglBuffer       *buffer = gimp_drawable_get_buffer (drawable);
-  const Babl       *format = gegl_buffer_get_format (buffer);
-  const int         width = gimp_drawable_get_width (drawable);
-  const int         height = gimp_drawable_get_height (drawable);
-  const int         tile_h = (int) gimp_tile_height ();
-  TerrainPixelCodec codec;
-  terrain_pixel_codec (format, &codec);
-
-  guchar *pixels = g_malloc ((gsize) width * tile_h * babl_format_get_bytes_per_pixel (format));
-  for (int y0 = 0; y0 < height; y0 += tile_h)
+  Bands b;
+  bands_open (&b, drawable);
+  for (int y0 = 0; y0 < b.height; y0 += b.tile_h)
     {
-      GeglRectangle rect = { 0, y0, width, MIN (tile_h, height - y0) };
-      terrain_heights_to_pixels (&codec, heights + (gsize) y0 * width, NULL, pixels,
-                                 (gsize) width * rect.height);
-      gegl_buffer_set (buffer, &rect, 0, format, pixels, GEGL_AUTO_ROWSTRIDE);
-      gegl_buffer_flush (buffer);
+      GeglRectangle rect = bands_band (&b, y0);
+      terrain_heights_to_pixels (&b.codec, heights + (gsize) y0 * b.width, NULL, b.pixels,
+                                 (gsize) b.width * rect.height);
+      gegl_buffer_set (b.buffer, &rect, 0, b.format, b.pixels, GEGL_AUTO_ROWSTRIDE);
+      gegl_buffer_flush (b.buffer);
     }
-  g_free (pixels);
-  g_object_unref (buffer);
+  bands_close (&b);
 }
 
 gboolean
