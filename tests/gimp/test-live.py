@@ -55,8 +55,9 @@ checks = Checks("gimp-live")
 RIVER, SMOOTH, HYDRAULIC = "terrain:river-erosion", "terrain:smooth", "terrain:hydraulic-erosion"
 
 # River Erosion's change is to age 2 (5 eroded the stroked layer down to its floor: all black,
-# against which the comparison of the canvas with the effect merged could not fail).
-CHANGES = {RIVER: ("age", 2.0), HYDRAULIC: ("erosion", 0.5)}
+# against which the comparison of the canvas with the effect merged could not fail). A change
+# must differ from the default, or no result is made (Hydraulic Erosion's erosion is 0.5).
+CHANGES = {RIVER: ("age", 2.0), HYDRAULIC: ("erosion", 0.3)}
 live = Live(plugin, module, workdir, [RIVER, SMOOTH, HYDRAULIC], dialog=True, changes=CHANGES,
             merge=(HYDRAULIC, "erosion", 0.4))
 try:
