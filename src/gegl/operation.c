@@ -228,6 +228,32 @@ cached_region (GeglOperation *operation, const GeglRectangle *roi)
   return canvas_chunks (operation) ? *roi : region_for (operation, "input", roi);
 }
 
+/* The format of the pixels at the root of the input's chain: in GIMP the layer's, through
+ * the effects below this one; in a GEGL graph the loaded image's. A merge stores the
+ * result in it. */
+static const Babl *
+stored_format (GeglOperation *operation)
+{
+  GeglNode *node = operation->node, *producer;
+  for (int hops = 0; hops < 256 && (producer = gegl_node_get_producer (node, "input", NULL));
+       hops++)
+    node = producer;
+  GeglOperation *root = node == operation->node ? NULL : gegl_node_get_gegl_operation (node);
+  return root ? gegl_operation_get_format (root, "output") : NULL;
+}
+
+/* The codec of the operation's pixels, its heights rounded to what the result is stored in
+ * (terrain_pixel_codec_store_in); FALSE until prepare() has set a format the codec takes. */
+static gboolean
+operation_codec (GeglOperation *operation, TerrainPixelCodec *codec)
+{
+  const Babl *format = OPERATION (operation)->format;
+  if (format == NULL || ! terrain_pixel_codec (format, codec))
+    return FALSE;
+  terrain_pixel_codec_store_in (codec, stored_format (operation));
+  return TRUE;
+}
+
 static void
 prepare (GeglOperation *operation)
 {
@@ -308,7 +334,9 @@ hash_settings (TerrainResultHasher *hasher, GeglOperation *operation,
       terrain_result_hasher_add (hasher, values[i].text, strlen (values[i].text));
     else
       terrain_result_hasher_add (hasher, &values[i].number, sizeof values[i].number);
+  const Babl *stored = codec->storage ? codec->storage->format : NULL;
   terrain_result_hasher_add (hasher, &codec->format, sizeof codec->format);
+  terrain_result_hasher_add (hasher, &stored, sizeof stored);
   terrain_result_hasher_add (hasher, size, sizeof size);
 }
 
@@ -477,10 +505,9 @@ layer_reduced (GeglOperation *operation, const TerrainPixelCodec *codec, const g
 static gboolean
 layer_settings (GeglOperation *operation, GeglRectangle *layer, TerrainResultKey *settings)
 {
-  const Babl       *format = OPERATION (operation)->format;
   TerrainPixelCodec codec;
   layer_source (operation, layer);
-  if (format == NULL || ! terrain_pixel_codec (format, &codec))
+  if (! operation_codec (operation, &codec))
     return FALSE;
   *settings = result_key (operation, &codec, layer);
   return TRUE;
@@ -917,7 +944,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
               : source->source_funcs == &g_timeout_funcs ? "a timeout"
               : g_source_get_name (source) ? g_source_get_name (source) : "a source",
               source ? g_source_get_priority (source) : 0);
-  terrain_pixel_codec (OPERATION (operation)->format, &codec);
+  operation_codec (operation, &codec);
 
   TerrainStatus status = render (operation, input, roi, &codec, &result, &area, &layer_pixels,
                                  why, sizeof why);

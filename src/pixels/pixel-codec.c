@@ -401,12 +401,12 @@ set_up (const Babl *format, TerrainPixelCodec *codec)
   return TRUE;
 }
 
-/* Setting a codec up costs babl fishes, which for a space with a curve of its own (an ICC
- * profile's) take babl 0.1 s or more each time: the codecs made so far are kept, by format
- * (babl's formats live as long as the process). Operations set codecs up from GEGL's
- * threads. */
-gboolean
-terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec)
+/* The codec of format, NULL for a format that is not taken. Setting a codec up costs babl
+ * fishes, which for a space with a curve of its own (an ICC profile's) take babl 0.1 s or
+ * more each time: the codecs made so far are kept, by format, for the life of the process
+ * (as babl's formats). Operations set codecs up from GEGL's threads. */
+static const TerrainPixelCodec *
+kept_codec (const Babl *format)
 {
   static GMutex      lock;
   static GHashTable *made; /* format -> TerrainPixelCodec, or NULL for one that is not taken */
@@ -414,24 +414,36 @@ terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec)
   if (made == NULL)
     made = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   gpointer known;
-  gboolean taken;
-  if (g_hash_table_lookup_extended (made, format, NULL, &known))
+  if (! g_hash_table_lookup_extended (made, format, NULL, &known))
     {
-      taken = known != NULL;
-      if (taken)
-        *codec = *(TerrainPixelCodec *) known;
-      else
-        memset (codec, 0, sizeof *codec);
-    }
-  else
-    {
-      taken = set_up (format, codec);
-      g_hash_table_insert (made, (gpointer) format, taken ? g_memdup2 (codec, sizeof *codec) : NULL);
+      TerrainPixelCodec codec;
+      known = set_up (format, &codec) ? g_memdup2 (&codec, sizeof codec) : NULL;
+      g_hash_table_insert (made, (gpointer) format, known);
     }
   g_mutex_unlock (&lock);
-  if (! taken)
-    codec->format = format;
-  return taken;
+  return known;
+}
+
+gboolean
+terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec)
+{
+  const TerrainPixelCodec *known = kept_codec (format);
+  if (known)
+    *codec = *known;
+  else
+    {
+      memset (codec, 0, sizeof *codec);
+      codec->format = format;
+    }
+  return known != NULL;
+}
+
+void
+terrain_pixel_codec_store_in (TerrainPixelCodec *codec, const Babl *storage)
+{
+  const TerrainPixelCodec *known = storage && storage != codec->format ? kept_codec (storage)
+                                                                         : NULL;
+  codec->storage = known && known->type <= TERRAIN_SAMPLE_U32 ? known : NULL;
 }
 
 const Babl *
@@ -549,14 +561,43 @@ keep_unchanged (const TerrainPixelCodec *codec, const float *heights, const guch
     }
 }
 
-void
-terrain_heights_to_pixels (const TerrainPixelCodec *codec, const float *heights,
-                           const void *original, void *pixels, gsize n)
+static void
+encode_heights (const TerrainPixelCodec *codec, const float *heights, void *pixels, gsize n)
 {
   if (codec->curve == TERRAIN_CURVE_BABL)
     babl_encode (codec, heights, pixels, n);
   else
     encode (codec, heights, pixels, n);
+}
+
+/* n heights rounded to what codec->storage holds (terrain_pixel_codec_store_in). */
+static void
+round_to_storage (const TerrainPixelCodec *codec, const float *heights, float *rounded,
+                  gsize n)
+{
+  enum { RUN = 256 };
+  guchar stored[RUN * 4 * sizeof (guint32)];
+  for (gsize at = 0; at < n; at += RUN)
+    {
+      const gsize run = MIN ((gsize) RUN, n - at);
+      encode_heights (codec->storage, heights + at, stored, run);
+      terrain_pixels_to_heights (codec->storage, stored, rounded + at, run);
+    }
+}
+
+void
+terrain_heights_to_pixels (const TerrainPixelCodec *codec, const float *heights,
+                           const void *original, void *pixels, gsize n)
+{
+  float *rounded = NULL;
+  if (codec->storage)
+    {
+      rounded = g_new (float, n);
+      round_to_storage (codec, heights, rounded, n);
+      heights = rounded;
+    }
+  encode_heights (codec, heights, pixels, n);
   if (original)
     keep_unchanged (codec, heights, original, pixels, n);
+  g_free (rounded);
 }

@@ -72,7 +72,9 @@ typedef enum
   TERRAIN_SPACE_GAMMA   /* linear light = value ^ gamma */
 } TerrainSpaceCurve;
 
-typedef struct
+typedef struct TerrainPixelCodec TerrainPixelCodec;
+
+struct TerrainPixelCodec
 {
   const Babl       *format;
   TerrainSampleType type;
@@ -87,11 +89,24 @@ typedef struct
   double            limit;      /* the largest stored magnitude written: GIMP can mix it */
   /* For TERRAIN_CURVE_BABL: "Y' float" <-> the format's colours as floats, one pixel a call. */
   const Babl       *to_colours, *from_colours;
-} TerrainPixelCodec;
+  /* The codec of the integer format the heights end in when that is not this one
+   * (terrain_pixel_codec_store_in), or NULL. */
+  const TerrainPixelCodec *storage;
+};
 
 /* Sets codec up for a gray or RGB format (any type, curve and alpha); FALSE for any other
  * (indexed, CMYK, premultiplied), with codec unusable. */
 gboolean terrain_pixel_codec (const Babl *format, TerrainPixelCodec *codec);
+
+/* Heights written with codec are first rounded to what `storage` holds (encoded into it and
+ * read back) when `storage` is an integer format the codec takes other than codec's own:
+ * the format the result ends in, where codec's is one a pixel only passes through. GIMP
+ * composites a filter above another in float; the canvas and a merge then convert that
+ * float to the layer's integers by babl fishes of their own, picked per process by timing,
+ * and a height between two steps came out one step apart in one of them (0.04 % of a u16
+ * layer's pixels, in some sessions). Rounded already, a height is a step's float, which
+ * every conversion within babl's tolerance brings back to that step. */
+void     terrain_pixel_codec_store_in (TerrainPixelCodec *codec, const Babl *storage);
 
 /* n pixels into their n heights. */
 void     terrain_pixels_to_heights (const TerrainPixelCodec *codec, const void *pixels,

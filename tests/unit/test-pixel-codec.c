@@ -22,7 +22,10 @@
  *    float rounding, which for u32 is thousands of steps), so the curves and luminance
  *    weights are the right ones;
  *  - integer types store the nearest step of a perceptual height; alpha is copied from the
- *    original, or opaque without one. */
+ *    original, or opaque without one;
+ *  - a codec rounding to the integer format the result is stored in (GIMP's float between
+ *    effects above a 16- or 8-bit layer) writes pixels that babl brings to the bytes the
+ *    stored format's own codec writes, also for heights half a step from two steps. */
 #include "check.h"
 
 #include "pixel-codec.h"
@@ -411,6 +414,44 @@ test_reading_extremes (void)
          "half: %g %g %g %g", out[0], out[1], out[2], out[3]);
 }
 
+#define HEIGHTS 20000
+
+/* Heights written in `format`, rounded to `stored`, then converted to `stored` by babl, give
+ * the bytes stored's own codec writes: 20000 heights, half of them within float rounding of
+ * the middle between two steps (there a float, without the rounding, goes either way). */
+static void
+test_stored_in (const char *format, const char *stored, double steps)
+{
+  TerrainPixelCodec through, own;
+  CHECK (terrain_pixel_codec (babl_format (format), &through) &&
+           terrain_pixel_codec (babl_format (stored), &own), "%s, %s", format, stored);
+  terrain_pixel_codec_store_in (&through, babl_format (stored));
+  CHECK (through.storage != NULL, "%s: not rounded to %s", format, stored);
+  uint64_t state = 20261128;
+  float   *heights = g_new (float, HEIGHTS);
+  for (int i = 0; i < HEIGHTS; i++)
+    {
+      const double step = (double) (next_random (&state) % (uint64_t) steps);
+      const double off = (double) (next_random (&state) % 2001) / 1000.0 - 1.0;
+      heights[i] = (float) (i % 2 ? (step + 0.5 + 1e-4 * off) / steps : (step + off) / steps);
+    }
+  const int bytes = babl_format_get_bytes_per_pixel (babl_format (stored));
+  guchar   *pixels = g_malloc ((gsize) HEIGHTS * babl_format_get_bytes_per_pixel (through.format));
+  guchar   *converted = g_malloc ((gsize) HEIGHTS * bytes), *expected = g_malloc ((gsize) HEIGHTS * bytes);
+  terrain_heights_to_pixels (&through, heights, NULL, pixels, HEIGHTS);
+  babl_process (babl_fish (through.format, own.format), pixels, converted, HEIGHTS);
+  terrain_heights_to_pixels (&own, heights, NULL, expected, HEIGHTS);
+  int differ = 0;
+  for (int i = 0; i < HEIGHTS; i++)
+    differ += memcmp (converted + i * bytes, expected + i * bytes, bytes) != 0;
+  CHECK (differ == 0, "%s rounded to %s: %d of %d pixels babl stores apart", format, stored,
+         differ, HEIGHTS);
+  g_free (heights);
+  g_free (pixels);
+  g_free (converted);
+  g_free (expected);
+}
+
 int
 main (void)
 {
@@ -450,6 +491,9 @@ main (void)
   test_gamma ();
   test_reading_extremes ();
   test_mixable ();
+  test_stored_in ("RGBA float", "Y' u16", 65535.0);
+  test_stored_in ("RGBA float", "Y'A u8", 255.0);
+  test_stored_in ("Y'A float", "Y u16", 65535.0);
 
   TerrainPixelCodec c;
   CHECK (! terrain_pixel_codec (babl_format ("CMYK u8"), &c), "CMYK taken");
