@@ -1,17 +1,16 @@
-/* River erosion: depression filling by priority-flood with epsilon (Barnes, Lehman & Mulla
- * 2014, "Priority-flood: An optimal depression-filling and watershed-labeling algorithm",
+/* River erosion: depression filling by priority-flood (Barnes, Lehman & Mulla 2014,
+ * "Priority-flood: An optimal depression-filling and watershed-labeling algorithm",
  * Computers & Geosciences 62).
  *
  * The flood grows from the outlets, always from the lowest cell reached so far (ties of
  * height by cell index); a cell is reached from a flooded neighbour, and a cell not above
- * that one is raised above it: to the next float, plus 0 to RAISE_JITTER more floats (a
- * fixed pseudo-random number per cell). Every non-outlet cell so ends strictly above the
- * cell it was reached from, a neighbour: water never stops. The jitter is for the shape of
- * the filled flats: with the next float alone their heights grow with the Chebyshev
- * distance from the spill point, in square rings, which drain along straight parallel
- * lines that later erode into grooves; with it the rings are rounder and the flats drain
- * along branching lines. A map that already drains is left as it is: a cell with a
- * strictly descending path is always reached from a lower cell first.
+ * that one is raised to its height: a depression fills to its spill level, a flat. The
+ * flats are then drained towards their outlets and away from higher land (river-flats.c),
+ * which leaves every non-outlet cell strictly above a neighbour: water never stops. (The
+ * fill once raised a cell a few floats above the one it was reached from instead, the
+ * epsilon variant: its flats drained along straight parallel lines that eroded into
+ * streaks.) A map that already drains is left as it is: a cell with a strictly descending
+ * path is always reached from a lower cell first.
  *
  * RIVER_FILL_BY_HEIGHT keeps every cell reached in the heap, in that order. The heap is
  * most of the fill's time, and RIVER_FILL_PITS_FIRST keeps two kinds of cell out of it:
@@ -21,20 +20,15 @@
  * they are reached (Zhou, Sun & Fu 2016, "An efficient variant of the Priority-Flood
  * algorithm for filling depressions in raster digital elevation models", Computers &
  * Geosciences 90). A cell up a slope with a neighbour not higher waits in the heap for its
- * turn, so a depression is still entered at its spill point. Every cell still ends
- * strictly above the one it was reached from; only the flats' heights differ from the
- * height order's, by a few floats (test-river-erosion checks at most 64). At
- * 1024 x 1024 (a Diamond-Square map) the fill takes about 50 ms instead of 95 by height; at
- * 4096 x 4096, 0.95 s instead of 2.6. */
-#include "random.h"
+ * turn, so a depression is still entered at its spill point. Both orders give every cell
+ * its spill level, which does not depend on the order, and so the same flats and heights;
+ * pits first is about twice as fast. */
 #include "river-internal.h"
 
 #include <stdlib.h>
 
 /* Cells flooded between two progress reports. */
 #define CELLS_PER_REPORT (1 << 16)
-/* A raised cell goes this many floats above the next one at most. */
-#define RAISE_JITTER 7
 
 /* A float's bits as an unsigned key in the float's order (-0 just below +0). */
 static uint32_t
@@ -118,9 +112,9 @@ pop (Heap *q)
   return top;
 }
 
-/* A cell's flags in the fill: reached, and on the map's border (its neighbours are not at
- * fixed offsets). The border bit spares the flood a division to find every cell's row. */
-enum { REACHED = 1, BORDER = 2 };
+/* A cell's flags in the fill (river-internal.h); the border bit spares the flood a
+ * division to find every cell's row. */
+enum { REACHED = RIVER_FILL_REACHED, BORDER = RIVER_FILL_BORDER, RAISED = RIVER_FILL_RAISED };
 
 /* The outlets, flooded first; `state` marks the cells reached and the border. */
 static void
@@ -142,15 +136,6 @@ seed_outlets (const RiverGrid *g, Heap *q, uint8_t *state)
     state[x] |= BORDER, state[last_row + x] |= BORDER;
   for (size_t row = 0; row < g->cells; row += w)
     state[row] |= BORDER, state[row + w - 1] |= BORDER;
-}
-
-float
-river_raised_height (float from, size_t j)
-{
-  float h = river_float_above (from);
-  for (uint32_t more = terrain_mix32 ((uint32_t) j) % (RAISE_JITTER + 1); more > 0; more--)
-    h = river_float_above (h);
-  return h;
 }
 
 /* A first-in first-out queue of cells. */
@@ -225,10 +210,10 @@ flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raise
       Fifo *fifo = &f->slopes;
       if (n.not_higher >> k & 1)
         {
-          const float h = river_raised_height (g->h[c], j);
           if (raised)
-            raised[j] += h - g->h[j];
-          g->h[j] = h;
+            raised[j] += g->h[c] - g->h[j];
+          g->h[j] = g->h[c];
+          state[j] |= RAISED;
           fifo = &f->pits;
         }
       if (f->pits_first)
@@ -259,6 +244,65 @@ climb_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c)
       state[j] |= REACHED;
       f->slopes.cell[f->slopes.tail++] = (int32_t) j;
     }
+}
+
+/* ---- The flats' drainage ----
+ * The flats are flooded again, from the cells beside their low edge, always from the
+ * lowest cell reached: a flat cell gets its target (river-flats.c), or the float above the
+ * cell it is reached from when that is higher, so it drains into that one. A flat cell so
+ * raised may come to or above a neighbour of higher land that drained into it alone: such
+ * a neighbour (above the cell's level before, and not above its height now) is raised to
+ * the float above it and flooded from in turn, as the fill would have it. The flood stops
+ * at every other cell, which still drains as it did. `before` holds each flat cell's target
+ * until it is reached, then every reached cell's height before (`done` marks them). */
+
+static void
+drain_from (const RiverGrid *g, Heap *q, const uint8_t *state, uint8_t *done, float *before,
+            size_t c, float *raised)
+{
+  Neighbourhood n;
+  neighbourhood (g, state, c, &n);
+  unsigned reach = n.not_higher; /* flat cells (at c's level before) among them */
+  while (reach)
+    {
+      const size_t j = n.cell[river_take_lowest (&reach)];
+      if (done[j] || g->outlet[j] || ! (state[j] & RIVER_FILL_FLAT || g->h[j] > before[c]))
+        continue;
+      const float above = river_float_above (g->h[c]);
+      const float h = state[j] & RIVER_FILL_FLAT && before[j] > above ? before[j] : above;
+      done[j] = 1;
+      before[j] = g->h[j];
+      if (raised)
+        raised[j] += h - g->h[j];
+      g->h[j] = h;
+      push (q, entry (h, j));
+    }
+}
+
+/* The flood of the flats from their first `first` cells (in g->stack), with the heap. */
+static void
+drain_flats (const RiverGrid *g, Heap *q, const uint8_t *state, float *before, size_t first,
+             float *raised)
+{
+  uint8_t *done = (uint8_t *) g->donors + g->cells; /* the half the state leaves */
+  memset (done, 0, g->cells);
+  q->size = 0;
+  for (int k = 0; k < HEAP_ARITY - 1; k++)
+    q->item[k] = HEAP_EMPTY;
+  for (size_t s = 0; s < first; s++)
+    {
+      const size_t c = (size_t) g->stack[s];
+      const float  above = river_float_above (g->h[c]);
+      const float  h = before[c] > above ? before[c] : above;
+      done[c] = 1;
+      before[c] = g->h[c];
+      if (raised)
+        raised[c] += h - g->h[c];
+      g->h[c] = h;
+      push (q, entry (h, c));
+    }
+  while (q->size > 0)
+    drain_from (g, q, state, done, before, (size_t) (pop (q) & 0xffffffffu), raised);
 }
 
 /* The share of the fill's work done after `done` cells. */
@@ -293,5 +337,9 @@ river_fill (RiverGrid *g, RiverFillOrder order, float *raised, const TerrainProg
                                               : (size_t) (pop (&f.heap) & 0xffffffffu),
                     raised);
     }
+  float       *target = (float *) (void *) g->parent;
+  const size_t first = river_flat_targets (g, state, target);
+  if (first > 0)
+    drain_flats (g, &f.heap, state, target, first, raised);
   return TERRAIN_OK;
 }

@@ -1,8 +1,8 @@
 /* River erosion's internals, shared by river-erosion.c (set-up and end of the run),
  * river-step.c (one step), river-flow.c (receivers, receiver order, drainage area, pits),
- * river-fill.c (priority-flood), river-diffusion.c (hillslope diffusion),
- * river-analytical.c (the analytical method) and river-estimate.c (a grown layer's estimate
- * made to drain). Not a public header: nothing outside these files includes it. */
+ * river-fill.c (priority-flood), river-flats.c (drainage across the fill's flats),
+ * river-diffusion.c (hillslope diffusion), river-analytical.c (the analytical method) and
+ * river-estimate.c (a grown layer's estimate made to drain). Not a public header: nothing outside these files includes it. */
 #ifndef TERRAIN_RIVER_INTERNAL_H
 #define TERRAIN_RIVER_INTERNAL_H
 
@@ -184,17 +184,33 @@ typedef enum
   RIVER_FILL_PITS_FIRST
 } RiverFillOrder;
 
-/* Priority-flood+epsilon (Barnes, Lehman & Mulla 2014) from the outlets in g->outlet:
- * raises every cell that has no descending path to an outlet to a few floats above the
- * cell it is reached from (river-fill.c), so every non-outlet cell ends strictly above a
- * neighbour. Adds what it raises to `raised` when not NULL. Uses g->donors, area, sorted,
- * stack and parent as scratch. Reports on [from, to]. */
+/* Priority-flood (Barnes, Lehman & Mulla 2014) from the outlets in g->outlet: raises every
+ * cell that has no descending path to an outlet to its spill level, then drains the flats
+ * so made (river_flat_targets), so every non-outlet cell ends strictly above a neighbour.
+ * Adds what it raises to `raised` when not NULL. Uses g->donors, area, sorted, stack and
+ * parent as scratch. Reports on [from, to]. */
 TerrainStatus river_fill (RiverGrid *g, RiverFillOrder order, float *raised,
                           const TerrainProgress *progress, double from, double to);
 
-/* The height a cell j reached from a cell at `from`, and not above it, is raised to: a few
- * floats above it (river-fill.c). */
-float         river_raised_height (float from, size_t j);
+/* A cell's state in the fill (a byte a cell): reached, on the map's border (its neighbours
+ * are not at fixed offsets), raised (to the level of the cell it was reached from), on a
+ * flat (river_flat_targets). The higher bits are river-flats.c's. */
+enum
+{
+  RIVER_FILL_REACHED = 1,
+  RIVER_FILL_BORDER = 2,
+  RIVER_FILL_RAISED = 4,
+  RIVER_FILL_FLAT = 8
+};
+
+/* ---- river-flats.c ---- */
+
+/* The drainage of the flats the fill left (its raised cells with no lower neighbour, which
+ * it marks RIVER_FILL_FLAT in `state`), towards lower terrain and away from higher terrain
+ * (Barnes, Lehman & Mulla 2014): each flat cell's target height, a few floats a pixel above
+ * its level, in `target`. Returns the number of flat cells beside a draining cell of their
+ * level, which are then first in g->stack. Uses g->area and sorted as scratch. */
+size_t        river_flat_targets (RiverGrid *g, uint8_t *state, float *target);
 
 /* ---- river-estimate.c ---- */
 

@@ -1,0 +1,240 @@
+/* River erosion: the drainage of the flats a fill leaves, towards lower terrain and away
+ * from higher terrain (Garbrecht & Martz 1997, "The assignment of drainage direction over
+ * flat surfaces in raster digital elevation models", J. Hydrology 193; Barnes, Lehman &
+ * Mulla 2014, "An efficient assignment of drainage direction over flat surfaces in raster
+ * digital elevation models", Computers & Geosciences 62).
+ *
+ * The fill (river-fill.c) raises a depression to its spill level: a lake becomes a flat,
+ * cells with no lower neighbour. Barnes et al. give every flat cell two distances: to the
+ * flat's low edge (its cells beside a draining cell of its level) and from its high edge
+ * (its cells beside higher land), and drain it down twice the first plus the second's
+ * largest value less the second. The water so leaves the shores for the middle of the lake
+ * and runs down that to the outlet, converging like a valley floor's; the factor 2 keeps
+ * every flat cell above a neighbour. (The fill once raised each cell a few floats above the
+ * cell it was reached from instead: heights that grew with the step count from the spill,
+ * in square rings down which the water ran in straight parallel lines, along the axes and
+ * the diagonals, which the incision carved into 45-degree streaks.)
+ *
+ * Barnes et al. count the distances in grid steps, whose rings are squares too. Here a
+ * distance is Euclidean, to a source found by the breadth-first walk: every cell keeps its
+ * offset from its source, the nearest of those its walked neighbours offer (Danielsson's
+ * propagation of the nearest point), so the lines of equal distance are round and the
+ * slopes across a flat point every way, not only along the 8 grid directions.
+ *
+ * The value becomes a target height: the flat's level plus FLOATS_PER_PIXEL floats for each
+ * pixel of it, which the fill then gives the cells as it floods the flats again in order
+ * (river-fill.c: drain_flats). One thread; the walks go in the order of the cells, so the
+ * result is the same on every run. */
+#include "river-internal.h"
+
+#include <math.h>
+
+/* Floats of height a pixel of the combined value: the slopes across a flat are told apart
+ * to about a tenth, which is what the receivers' choice reads of them. */
+#define FLOATS_PER_PIXEL 8
+
+/* The bits of a cell's state here, above the fill's (river-internal.h). */
+enum
+{
+  FLAT = RIVER_FILL_FLAT,
+  AWAY_QUEUED = 1 << 4,
+  AWAY_DONE = 1 << 5,
+  TOWARDS_QUEUED = 1 << 6,
+  TOWARDS_DONE = 1 << 7
+};
+
+/* `count` floats above v (finite v; stops at FLT_MAX): -0 and +0 are one step. */
+static float
+floats_above (float v, uint32_t count)
+{
+  uint32_t bits;
+  memcpy (&bits, &v, sizeof bits);
+  int64_t step = bits & 0x80000000u ? -(int64_t) (bits & 0x7fffffffu) : (int64_t) bits;
+  step += count;
+  step = step < 0x7f7fffff ? step : 0x7f7fffff;
+  bits = step < 0 ? 0x80000000u | (uint32_t) -step : (uint32_t) step;
+  memcpy (&v, &bits, sizeof v);
+  return v;
+}
+
+/* The neighbours of cell c (-1: off an open map). */
+static void
+neighbours (const RiverGrid *g, const uint8_t *state, size_t c, ptrdiff_t cell[RIVER_NEIGHBOURS])
+{
+  if (! (state[c] & RIVER_FILL_BORDER))
+    for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+      cell[k] = (ptrdiff_t) c + g->offset[k];
+  else
+    for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+      cell[k] = river_neighbour (g, (int) (c % g->width), (int) (c / g->width), k);
+}
+
+/* A breadth-first walk over the flat cells: its queue and each cell's offset from its
+ * source. */
+typedef struct
+{
+  const RiverGrid *g;
+  uint8_t         *state;
+  int32_t         *queue;
+  size_t           head, tail;
+  int32_t         *dx, *dy;
+  uint8_t          queued, done;
+} Walk;
+
+static int64_t
+squared (int32_t dx, int32_t dy)
+{
+  return (int64_t) dx * dx + (int64_t) dy * dy;
+}
+
+/* Offers cell n the offset (dx, dy) from a source: it takes the first one offered, then
+ * any nearer one until it is walked. */
+static void
+offer (Walk *w, size_t n, int32_t dx, int32_t dy)
+{
+  const uint8_t s = w->state[n];
+  if (s & w->done)
+    return;
+  if (s & w->queued && squared (dx, dy) >= squared (w->dx[n], w->dy[n]))
+    return;
+  if (! (s & w->queued))
+    {
+      w->state[n] = s | w->queued;
+      w->queue[w->tail++] = (int32_t) n;
+    }
+  w->dx[n] = dx;
+  w->dy[n] = dy;
+}
+
+/* Takes the next cell of the walk (the queue must not be empty) and offers its flat
+ * neighbours its source; returns the cell and its distance from its source. */
+static size_t
+walk_next (Walk *w, double *distance)
+{
+  const size_t c = (size_t) w->queue[w->head++];
+  ptrdiff_t    cell[RIVER_NEIGHBOURS];
+  w->state[c] |= w->done;
+  neighbours (w->g, w->state, c, cell);
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    if (cell[k] >= 0 && w->state[cell[k]] & FLAT)
+      offer (w, (size_t) cell[k], w->dx[c] + RIVER_DX[k], w->dy[c] + RIVER_DY[k]);
+  *distance = sqrt ((double) squared (w->dx[c], w->dy[c]));
+  return c;
+}
+
+/* Offers flat cell c as a source's neighbour: the nearest of its neighbours that `is_edge`
+ * says are (higher ones, or draining ones of its level), axial before diagonal. */
+static void
+seed (Walk *w, size_t c, unsigned is_edge)
+{
+  for (int pass = 0; pass < 2 && is_edge; pass++)
+    for (int k = pass * 4; k < pass * 4 + 4; k++)
+      if (is_edge >> k & 1)
+        {
+          offer (w, c, -RIVER_DX[k], -RIVER_DY[k]);
+          return;
+        }
+}
+
+/* Marks the flat cells among those the fill raised (none lower among its neighbours, not
+ * an outlet), and queues those beside higher land as the walk away's first. The number of
+ * flat cells. */
+static size_t
+mark_flats (const RiverGrid *g, uint8_t *state, Walk *away)
+{
+  size_t flats = 0;
+  for (size_t c = 0; c < g->cells; c++)
+    {
+      if (! (state[c] & RIVER_FILL_RAISED) || g->outlet[c])
+        continue;
+      ptrdiff_t cell[RIVER_NEIGHBOURS];
+      unsigned  lower = 0, higher = 0;
+      const float here = g->h[c];
+      neighbours (g, state, c, cell);
+      for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+        if (cell[k] >= 0)
+          {
+            lower |= (unsigned) ((here - g->h[cell[k]]) * g->inverse_distance[k] > 0.0f) << k;
+            higher |= (unsigned) (g->h[cell[k]] > here) << k;
+          }
+      if (lower)
+        continue;
+      state[c] |= FLAT;
+      flats++;
+      seed (away, c, higher);
+    }
+  return flats;
+}
+
+/* The walk away from higher land: every flat cell's distance from it, in `distance` (the
+ * largest where no higher land is reached); returns the largest. */
+static double
+walk_away (Walk *w, float *distance)
+{
+  double largest = 0.0;
+  while (w->head < w->tail)
+    {
+      double       d;
+      const size_t c = walk_next (w, &d);
+      distance[c] = (float) d;
+      largest = d > largest ? d : largest;
+    }
+  for (size_t c = 0; c < w->g->cells; c++)
+    if ((w->state[c] & (FLAT | AWAY_DONE)) == FLAT)
+      distance[c] = (float) largest;
+  return largest;
+}
+
+/* Queues the flat cells beside a draining cell of their level (the low edge), as the walk
+ * towards it begins. */
+static void
+seed_low_edge (const RiverGrid *g, uint8_t *state, Walk *towards)
+{
+  for (size_t c = 0; c < g->cells; c++)
+    {
+      if (! (state[c] & FLAT))
+        continue;
+      ptrdiff_t cell[RIVER_NEIGHBOURS];
+      unsigned  drains = 0;
+      neighbours (g, state, c, cell);
+      for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+        if (cell[k] >= 0)
+          drains |= (unsigned) (! (state[cell[k]] & FLAT) && g->h[cell[k]] == g->h[c]) << k;
+      seed (towards, c, drains);
+    }
+}
+
+/* The walk towards the low edge: each flat cell's target, 2 x its distance from the low
+ * edge + `largest` - its distance from higher land (in `target` until then),
+ * FLOATS_PER_PIXEL floats a pixel above its level. */
+static void
+walk_towards (Walk *w, float *target, double largest)
+{
+  const RiverGrid *g = w->g;
+  while (w->head < w->tail)
+    {
+      double       d;
+      const size_t c = walk_next (w, &d);
+      const double value = 2.0 * d + largest - target[c];
+      target[c] = floats_above (g->h[c], (uint32_t) lrint (FLOATS_PER_PIXEL * value));
+    }
+}
+
+size_t
+river_flat_targets (RiverGrid *g, uint8_t *state, float *target)
+{
+  /* The queue in stack, the offsets in area and sorted. */
+  Walk away = { g, state, g->stack, 0, 0, (int32_t *) (void *) g->area,
+                (int32_t *) (void *) g->sorted, AWAY_QUEUED, AWAY_DONE };
+  if (mark_flats (g, state, &away) == 0)
+    return 0;
+  const double largest = walk_away (&away, target);
+  Walk towards = away;
+  towards.head = towards.tail = 0;
+  towards.queued = TOWARDS_QUEUED;
+  towards.done = TOWARDS_DONE;
+  seed_low_edge (g, state, &towards);
+  const size_t first = towards.tail;
+  walk_towards (&towards, target, largest);
+  return first;
+}
