@@ -6,22 +6,26 @@
 #include "live.h"
 #include "pixel-codec.h"
 #include "render-log.h"
+#include "render-source.h"
 
 #include <string.h>
 
 /* GIMP draws what the artist sees from idle sources of its main loop: its canvas at
  * G_PRIORITY_HIGH_IDLE + 22 (plus a projection's own priority, 1 and up for a layer group's),
- * the previews of layers and images at G_PRIORITY_LOW (app/gimp-priorities.h); merges,
- * exports and scripts run from events and from plug-ins' messages, never from an idle. */
+ * the previews of layers and images at G_PRIORITY_LOW (app/gimp-priorities.h); docks such
+ * as the Histogram from GTK's frame clock (render-source.h). Merges, exports and scripts run
+ * from events and from plug-ins' messages, never from these. */
 #define PROJECTION_IDLE (G_PRIORITY_HIGH_IDLE + 22)
 
 gboolean
 terrain_later_render (void)
 {
-  GSource *source = g_main_current_source ();
-  return terrain_live () && source != NULL && g_source_get_context (source) == g_main_context_default () &&
-         source->source_funcs == &g_idle_funcs &&
-         g_source_get_priority (source) >= PROJECTION_IDLE;
+  if (! terrain_live ())
+    return FALSE;
+  const TerrainRenderSource from = terrain_render_source ();
+  return from == TERRAIN_SOURCE_FRAME_CLOCK ||
+         (from == TERRAIN_SOURCE_IDLE &&
+          g_source_get_priority (g_main_current_source ()) >= PROJECTION_IDLE);
 }
 
 /* ---- GIMP's drawables: seen in their "update" signal, told by it ---- */

@@ -31,7 +31,9 @@
 #include <gegl-plugin.h>
 
 /* Whether the render under way is for what the artist sees: in GIMP's main loop, from an
- * idle source of the canvas's priority or lower (the canvas, the previews of layers). */
+ * idle source of the canvas's priority or lower (the canvas, the previews of layers) or
+ * from GTK's frame clock (a dock's view: the Histogram). Such a reader may be shown what
+ * the canvas shows while a result is made, rather than wait for it. */
 gboolean    terrain_later_render (void);
 
 /* Takes the thread that asks (the module's loading) for GIMP's main thread. */

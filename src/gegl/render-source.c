@@ -11,6 +11,13 @@ is_gdk_events (GSource *source)
   return name != NULL && g_str_has_prefix (name, "GDK ") && strstr (name, " Event source") != NULL;
 }
 
+static gboolean
+is_frame_clock_paint (GSource *source)
+{
+  const char *name = g_source_get_name (source);
+  return name != NULL && strstr (name, "gdk_frame_clock_paint_idle") != NULL;
+}
+
 TerrainRenderSource
 terrain_render_source (void)
 {
@@ -22,6 +29,8 @@ terrain_render_source (void)
     return TERRAIN_SOURCE_PAINT_TIMER;
   if (source->source_funcs == &g_idle_funcs)
     return TERRAIN_SOURCE_IDLE;
+  if (is_frame_clock_paint (source))
+    return TERRAIN_SOURCE_FRAME_CLOCK;
   return is_gdk_events (source) ? TERRAIN_SOURCE_EVENTS : TERRAIN_SOURCE_OTHER;
 }
 

@@ -5,8 +5,12 @@
  * priority G_PRIORITY_HIGH_IDLE (app/tools/gimppainttool-paint.c), the canvas from idles,
  * and, when the paint thread lags at mouse up, the stroke's end from the button release's
  * event, where gimp_paint_tool_paint_end calls the timeout's function itself: from GDK's
- * event source. Plug-ins' and scripts' calls (merges, exports) come from their wire's
- * source, never from these. */
+ * event source. Docks draw from GTK's frame clock: the Histogram's view computes the
+ * histogram of the layer, its effects included, in its draw handler (GIMP 3.0 and 3.2,
+ * app/widgets/gimphistogrameditor.c), so it reads the effects from the frame clock's paint,
+ * a timeout GTK 3 names "[gtk] gdk_frame_clock_paint_idle" (gdk/gdkframeclockidle.c): a
+ * reader of what is displayed. Plug-ins' and scripts' calls (merges, exports) come from
+ * their wire's source, never from these. */
 #ifndef TERRAIN_RENDER_SOURCE_H
 #define TERRAIN_RENDER_SOURCE_H
 
@@ -18,6 +22,7 @@ typedef enum
   TERRAIN_SOURCE_PAINT_TIMER, /* a timeout of priority G_PRIORITY_HIGH_IDLE */
   TERRAIN_SOURCE_IDLE,        /* an idle, of any priority */
   TERRAIN_SOURCE_EVENTS,      /* GDK's event source ("GDK X11 Event source (:0)", ...) */
+  TERRAIN_SOURCE_FRAME_CLOCK, /* GTK's frame clock painting widgets: a dock's view */
   TERRAIN_SOURCE_OTHER        /* any other: a plug-in's wire, other timeouts */
 } TerrainRenderSource;
 

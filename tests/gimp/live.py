@@ -33,6 +33,21 @@ RIVER_DIALOG = "plug-in-terrain-river-erosion"
 CANVAS = (220, 100, 890, 770)
 CANVAS_CROP = "%dx%d+%d+%d" % (CANVAS[2] - CANVAS[0], CANVAS[3] - CANVAS[1], CANVAS[0], CANVAS[1])
 QUIET = 1.0  # seconds without a render or a main-loop stall: the stroke's work is over
+# GIMP's default single-window layout but for the Histogram dock, shown, at the top right:
+# it reads the active layer, effects included, after every change.
+HISTOGRAM_SESSIONRC = """(session-info "toplevel"
+    (factory-entry "gimp-single-image-window")
+    (position 0 0)
+    (size 1600 1000)
+    (open-on-exit)
+    (aux-info (left-docks-width "188") (right-docks-width "205") (maximized "no"))
+    (gimp-toolbox (side left) (book (current-page 0) (dockable "gimp-tool-options")))
+    (gimp-dock (side right)
+        (book (current-page 0) (dockable "gimp-histogram-editor"))
+        (book (position 500) (current-page 0) (dockable "gimp-layer-list"))))
+(hide-docks no)
+(single-window-mode yes)
+"""
 
 SCRIPT = PYTHON_FU_SHOWN_FIELD + r"""
 if DIALOG:
@@ -146,7 +161,7 @@ class Live:
     helpers); environment: more variables for GIMP's process."""
 
     def __init__(self, plugin, module, workdir, effects, dialog=False, changes=None, merge=None,
-                 script=None, environment=None):
+                 script=None, environment=None, histogram=False):
         self.workdir = workdir
         os.makedirs(workdir, exist_ok=True)
         for stale in os.listdir(workdir):
@@ -157,6 +172,9 @@ class Live:
         self.mainloop_log = os.path.join(workdir, "mainloop.log")
         self.session = GimpSession(plugin, os.path.join(workdir, "gimp"),
                                    extra_plugins=("python-eval",), modules=(module,))
+        if histogram:
+            with open(os.path.join(self.session.config, "sessionrc"), "w") as f:
+                f.write(HISTOGRAM_SESSIONRC)
         self.xvfb, display = start_xvfb()
         self.env = self.session.environment(display)
         self.env.update(TERRAIN_RENDER_LOG=self.render_log, TERRAIN_MAINLOOP_LOG=self.mainloop_log)

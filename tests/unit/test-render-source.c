@@ -69,6 +69,12 @@ test_sources (void)
          "X11 events: %d", seen);
   CHECK (seen_from (named ("GDK Wayland Event source (wayland-0)")) == TERRAIN_SOURCE_EVENTS,
          "Wayland events: %d", seen);
+  GSource *frame_clock = g_timeout_source_new (1);
+  g_source_set_priority (frame_clock, G_PRIORITY_HIGH_IDLE + 20);
+  g_source_set_name (frame_clock, "[gtk] gdk_frame_clock_paint_idle");
+  CHECK (seen_from (frame_clock) == TERRAIN_SOURCE_FRAME_CLOCK, "GTK's frame clock: %d", seen);
+  CHECK (seen_from (named ("[gtk] gdk_frame_clock_flush_idle")) == TERRAIN_SOURCE_OTHER,
+         "the frame clock's flush: %d", seen);
   CHECK (seen_from (named (NULL)) == TERRAIN_SOURCE_OTHER, "unnamed: %d", seen);
   CHECK (seen_from (named ("GIMP plug-in wire")) == TERRAIN_SOURCE_OTHER, "named: %d", seen);
   CHECK (terrain_render_source () == TERRAIN_SOURCE_NONE, "outside the main loop");

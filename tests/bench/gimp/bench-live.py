@@ -24,8 +24,11 @@ References in the same session: the layer with no effect, and GIMP's own Gaussia
 (gegl:gaussian-blur) as an effect. GIMP's Plasma is no reference here: as an effect it does
 not read the layer, so a stroke does not render it again.
 
+With --histogram, GIMP's Histogram dock is shown at the top right (it reads the active layer,
+its effects included, after every change).
+
 usage: bench-live.py PLUGIN GEGL_MODULE WORKDIR [--strokes N] [--only NAME,...] [--size SIZE]
-                     [--json FILE]
+                     [--json FILE] [--histogram]
 """
 import argparse
 import json
@@ -79,6 +82,8 @@ def main():
     parser.add_argument("--only", default=",".join(FILTERS))
     parser.add_argument("--size", type=int, default=live_module.SIZE)
     parser.add_argument("--json")
+    parser.add_argument("--histogram", action="store_true",
+                        help="with GIMP's Histogram dock shown (it reads the layer and its effects)")
     a = parser.parse_args()
     live_module.SIZE = a.size
     effects = ["terrain:" + name for name in a.only.split(",")] + REFERENCES
@@ -86,7 +91,8 @@ def main():
     if CONFIRM in effects:
         effects.remove(CONFIRM)
         effects.insert(0, CONFIRM)
-    live = Live(a.plugin, a.module, os.path.abspath(a.workdir), effects, dialog=CONFIRM in effects)
+    live = Live(a.plugin, a.module, os.path.abspath(a.workdir), effects, dialog=CONFIRM in effects,
+                histogram=a.histogram)
     try:
         dialog = press_ok_after_preview(live) if CONFIRM in effects else (None, "")
         results = paint(live, effects, a.strokes, confirm=(CONFIRM,), on_stroke=shoot_first)
