@@ -1,6 +1,7 @@
 #include "dialog-preview.h"
 
 #include "arg-values.h"
+#include "dialog-view3d.h"
 #include "layer-io.h"
 #include "preview-worker.h"
 #include "register.h"
@@ -23,8 +24,10 @@ struct TerrainDialogPreview
    * while GIMP renders the canvas it answers slowly, and a setting's change should not
    * wait for it. */
   float                      *layer;
-  GtkWidget                  *box, *scaled, *detail, *one_to_one, *status, *without_effects;
+  GtkWidget                  *row, *box, *options, *scaled, *detail, *one_to_one, *status;
+  GtkWidget                  *without_effects;
   TerrainPreviewWorker       *worker;
+  TerrainDialogView3D        *view3d; /* beside the preview: its result in 3D */
   /* The last image drawn, and where: GimpPreview draws the untouched layer before it asks
    * for a new one, and the last result is a better thing to look at meanwhile. */
   guchar                     *last;
@@ -167,9 +170,10 @@ draw (TerrainDialogPreview *p, GimpPreview *preview, const TerrainPreviewJob *jo
 
 /* The worker's newest result, on the main thread. A failed render keeps the last image:
  * OK reports why. A result for a view since moved, resized or switched is not drawn: that
- * change asked for a newer one. */
+ * change asked for a newer one. The 3D view shows what the preview draws. */
 static void
-show (gpointer user, const TerrainPreviewJob *job, TerrainStatus status, const float *out)
+show (gpointer user, const TerrainPreviewJob *job, TerrainStatus status, const float *out,
+      const float *heights)
 {
   TerrainDialogPreview *p = user;
   GtkWidget            *preview = job->one_to_one ? p->detail : p->scaled;
@@ -180,8 +184,10 @@ show (gpointer user, const TerrainPreviewJob *job, TerrainStatus status, const f
   gimp_preview_get_size (GIMP_PREVIEW (preview), &w, &h);
   if (job->one_to_one)
     gimp_preview_get_position (GIMP_PREVIEW (preview), &x, &y);
-  if (w == job->w && h == job->h && x == job->x && y == job->y)
-    draw (p, GIMP_PREVIEW (preview), job, out);
+  if (w != job->w || h != job->h || x != job->x || y != job->y)
+    return;
+  draw (p, GIMP_PREVIEW (preview), job, out);
+  terrain_dialog_view3d_show (p->view3d, heights, job->w, job->h);
 }
 
 /* The procedure's arguments and the relief settings change the preview; whether the canvas
@@ -230,7 +236,7 @@ add_detail (TerrainDialogPreview *p)
   gtk_widget_set_tooltip_text (p->one_to_one,
                                _("Show a part of the layer pixel for pixel instead of the "
                                  "whole layer scaled down"));
-  gtk_box_pack_start (GTK_BOX (p->box), p->one_to_one, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (p->options), p->one_to_one, FALSE, FALSE, 0);
   gtk_widget_show (p->one_to_one);
   g_signal_connect (p->one_to_one, "toggled", G_CALLBACK (one_to_one_toggled), p);
 }
@@ -252,8 +258,15 @@ terrain_dialog_preview_new (const TerrainProcedureInfo *info, GimpProcedureConfi
   gtk_box_pack_start (GTK_BOX (p->box), p->scaled, TRUE, TRUE, 0);
   gtk_widget_show (p->scaled);
   g_signal_connect (p->scaled, "invalidated", G_CALLBACK (request), p);
+  /* One row of check boxes under the preview: the dialog grows by one row at most. */
+  p->options = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_box_pack_start (GTK_BOX (p->box), p->options, FALSE, FALSE, 0);
+  gtk_widget_show (p->options);
   if (info->kind == TERRAIN_FILTER)
     add_detail (p);
+  p->view3d = terrain_dialog_view3d_new ();
+  gtk_box_pack_start (GTK_BOX (p->options), terrain_dialog_view3d_toggle (p->view3d), FALSE,
+                      FALSE, 0);
   p->status = gtk_progress_bar_new ();
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (p->status), _("Computing the preview…"));
   gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (p->status), TRUE);
@@ -269,6 +282,13 @@ terrain_dialog_preview_new (const TerrainProcedureInfo *info, GimpProcedureConfi
                              PANGO_STYLE_ITALIC, -1);
   gtk_box_pack_start (GTK_BOX (p->box), p->without_effects, FALSE, FALSE, 0);
   gtk_widget_show (p->box);
+  /* The 3D view beside the 2D preview, both at the top of the dialog. */
+  p->row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_set_valign (p->box, GTK_ALIGN_START); /* its check boxes stay under it */
+  gtk_box_pack_start (GTK_BOX (p->row), p->box, TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (p->row), terrain_dialog_view3d_widget (p->view3d), FALSE, FALSE,
+                      0);
+  gtk_widget_show (p->row);
   p->notify = g_signal_connect (config, "notify", G_CALLBACK (settings_changed), p);
   return p;
 }
@@ -276,7 +296,7 @@ terrain_dialog_preview_new (const TerrainProcedureInfo *info, GimpProcedureConfi
 GtkWidget *
 terrain_dialog_preview_widget (TerrainDialogPreview *p)
 {
-  return p->box;
+  return p->row;
 }
 
 void
@@ -290,6 +310,7 @@ terrain_dialog_preview_free (TerrainDialogPreview *p)
   if (p->detail)
     g_signal_handlers_disconnect_by_data (p->detail, p);
   terrain_preview_worker_free (p->worker); /* joins: nothing reads p->layer after this */
+  terrain_dialog_view3d_free (p->view3d);
   if (p->ticker)
     g_source_remove (p->ticker);
   g_free (p->layer);

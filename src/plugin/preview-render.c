@@ -70,24 +70,23 @@ render_heights (TerrainPreviewJob *job, float **scratch, const TerrainProgress *
 
 TerrainStatus
 terrain_preview_job_run (TerrainPreviewJob *job, float **scratch, const TerrainProgress *progress,
-                         float *out)
+                         float *heights, float *out)
 {
-  TerrainStatus status = render_heights (job, scratch, progress, out);
-  if (status != TERRAIN_OK || ! job->relief)
+  TerrainStatus status = render_heights (job, scratch, progress, heights);
+  const gsize   n = (gsize) job->w * job->h;
+  if (status != TERRAIN_OK)
     return status;
+  if (! job->relief)
+    {
+      memcpy (out, heights, n * sizeof (float));
+      return TERRAIN_OK;
+    }
   /* The contrast follows the preview's own slopes, so the relief reads the same at any
    * roughness, height range or preview scale. */
-  const gsize n = (gsize) job->w * job->h;
-  const double z_scale = terrain_hillshade_contrast_z_scale (out, job->w, job->h);
-  float       *shaded = g_try_new (float, n);
-  if (shaded == NULL || z_scale < 0.0)
-    {
-      g_free (shaded);
-      return TERRAIN_ERROR_NO_MEMORY;
-    }
-  terrain_hillshade (out, job->w, job->h, job->azimuth, job->elevation, z_scale, shaded);
-  memcpy (out, shaded, n * sizeof (float));
-  g_free (shaded);
+  const double z_scale = terrain_hillshade_contrast_z_scale (heights, job->w, job->h);
+  if (z_scale < 0.0)
+    return TERRAIN_ERROR_NO_MEMORY;
+  terrain_hillshade (heights, job->w, job->h, job->azimuth, job->elevation, z_scale, out);
   return TERRAIN_OK;
 }
 

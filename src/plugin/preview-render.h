@@ -21,14 +21,15 @@ typedef struct
   double                      azimuth, elevation;
 } TerrainPreviewJob;
 
-/* Fills out (w x h) with exactly the heights OK writes there (the sample under each cell's
- * centre when scaled), or their hillshade with its contrast normalised to the map's slopes
- * (shade.h). *scratch: a layer-sized buffer for procedures that render the whole layer
- * (filters copy the layer there first), allocated on first use and reused by later jobs
- * (caller frees). progress cancels:
- * TERRAIN_CANCELLED, out unspecified. */
+/* Fills heights (w x h) with exactly the heights OK writes there (the sample under each
+ * cell's centre when scaled), and out (w x h) with what the preview draws: the same heights,
+ * or their hillshade with its contrast normalised to the map's slopes (shade.h); the 3D view
+ * shows the heights either way. *scratch: a layer-sized buffer for procedures that render
+ * the whole layer (filters copy the layer there first), allocated on first use and reused by
+ * later jobs (caller frees). progress cancels: TERRAIN_CANCELLED, out unspecified. */
 TerrainStatus terrain_preview_job_run (TerrainPreviewJob *job, float **scratch,
-                                       const TerrainProgress *progress, float *out);
+                                       const TerrainProgress *progress, float *heights,
+                                       float *out);
 
 void          terrain_preview_job_free (TerrainPreviewJob *job);
 

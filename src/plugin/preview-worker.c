@@ -25,7 +25,7 @@ typedef struct
   TerrainPreviewJob    *job;
   gint                  number;
   TerrainStatus         status;
-  float                *out;
+  float                *out, *heights;
 } Task;
 
 static void
@@ -43,6 +43,7 @@ task_free (Task *task)
 {
   terrain_preview_job_free (task->job);
   g_free (task->out);
+  g_free (task->heights);
   g_free (task);
 }
 
@@ -65,7 +66,7 @@ deliver (gpointer data)
   if (! w->closed && task->number == g_atomic_int_get (&w->newest))
     {
       w->shown = task->number;
-      w->show (w->user, task->job, task->status, task->out);
+      w->show (w->user, task->job, task->status, task->out, task->heights);
     }
   task_free (task);
   worker_unref (w);
@@ -101,9 +102,11 @@ work (gpointer data)
       TerrainProgress progress = { report, task };
       g_atomic_int_set (&w->permille, 0);
       task->out = g_try_new (float, (gsize) task->job->w * task->job->h);
-      task->status = task->out ? terrain_preview_job_run (task->job, &w->scratch, &progress,
-                                                          task->out)
-                               : TERRAIN_ERROR_NO_MEMORY;
+      task->heights = g_try_new (float, (gsize) task->job->w * task->job->h);
+      task->status = task->out && task->heights
+                       ? terrain_preview_job_run (task->job, &w->scratch, &progress,
+                                                  task->heights, task->out)
+                       : TERRAIN_ERROR_NO_MEMORY;
       if (task->status == TERRAIN_CANCELLED || g_atomic_int_get (&w->newest) != task->number)
         {
           task_free (task); /* a newer job waits: nobody will look at this one */

@@ -9,10 +9,12 @@
 
 typedef struct TerrainPreviewWorker TerrainPreviewWorker;
 
-/* Called on the main thread with the newest job's result: out (job->w x job->h) is valid
- * during the call only; status TERRAIN_OK or why the preview has nothing new to show. */
+/* Called on the main thread with the newest job's result: out, what the preview draws, and
+ * the heights it was made from (each job->w x job->h) are valid during the call only; status
+ * TERRAIN_OK or why the preview has nothing new to show. */
 typedef void (*TerrainPreviewShow) (gpointer user, const TerrainPreviewJob *job,
-                                    TerrainStatus status, const float *out);
+                                    TerrainStatus status, const float *out,
+                                    const float *heights);
 
 TerrainPreviewWorker *terrain_preview_worker_new (TerrainPreviewShow show, gpointer user);
 

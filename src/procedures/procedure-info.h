@@ -156,9 +156,9 @@ typedef struct
 /* The mnemonics the dialog's own controls take, lower case: GimpProcedureDialog's buttons
  * (_Reset, _Cancel, _OK, _Load Saved Settings, _Save Settings, _Help), the preview's own
  * "_Preview" check box, and the plug-in's rows (_Merge filter, Pre_view on canvas, Relief
- * previe_w, Light a_zimuth, Li_ght elevation, and in filters "Preview at _1:1").
+ * previe_w, Light a_zimuth, Li_ght elevation, "_3D view", and in filters "Preview at _1:1").
  * No argument's label may use them (the descriptors test checks). */
-#define TERRAIN_DIALOG_MNEMONICS "rcolshmvwzgp1"
+#define TERRAIN_DIALOG_MNEMONICS "rcolshmvwzgp13"
 
 typedef enum
 {

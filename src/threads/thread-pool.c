@@ -1,12 +1,15 @@
 /* terrain_use_threads: a fixed set of GLib worker threads that, with the calling thread, take
- * task indices from a shared counter until none are left. One run at a time: the core only
- * calls run() from the thread that renders.
+ * task indices from a shared counter until none are left. One run at a time through the
+ * workers: the core calls run() from the thread that renders.
  *
  * A worker may wake up late (its processor idle or busy with another program): by then the
  * calling thread may have taken every task itself. So a run waits only for the workers that
  * joined it while it was open; the caller closes it once no task is left to take, and a
  * worker that comes later finds its run closed (or a newer one under way) and leaves
- * without touching anything. */
+ * without touching anything.
+ *
+ * A second thread may render while a run is under way (a dialog's 3D view beside its
+ * preview's worker): its loop then runs on that thread alone, which gives the same bytes. */
 #include "thread-pool.h"
 
 #include <glib.h>
@@ -18,6 +21,7 @@ typedef struct
   int          threads;
   GMutex       lock;
   GCond        done;
+  GMutex       running;  /* held by the thread whose run is under way */
   /* The run under way; the fields below are guarded by lock, except next. */
   guint        run;      /* its number (never 0: it is the workers' non-NULL data) */
   gboolean     open;     /* workers may still join it */
@@ -59,6 +63,12 @@ pool_run (void *user, int count, TerrainTask task, void *task_user)
 {
   Pool     *pool = user;
   const int helpers = MIN (pool->threads - 1, count - 1);
+  if (! g_mutex_trylock (&pool->running))
+    {
+      for (int i = 0; i < count; i++)
+        task (task_user, i);
+      return;
+    }
   g_mutex_lock (&pool->lock);
   pool->run = pool->run == G_MAXUINT ? 1 : pool->run + 1;
   pool->open = TRUE;
@@ -77,6 +87,7 @@ pool_run (void *user, int count, TerrainTask task, void *task_user)
   while (pool->joined > 0)
     g_cond_wait (&pool->done, &pool->lock);
   g_mutex_unlock (&pool->lock);
+  g_mutex_unlock (&pool->running);
 }
 
 int
@@ -106,6 +117,7 @@ terrain_use_threads (int threads)
     {
       g_mutex_init (&pool.lock);
       g_cond_init (&pool.done);
+      g_mutex_init (&pool.running);
       /* No limit: every push finds an idle worker or starts one, so threads - 1 pushes
        * run at once. Idle workers are kept for the next run. */
       pool.workers = g_thread_pool_new (worker, &pool, -1, FALSE, NULL);

@@ -23,7 +23,10 @@ effects, River Erosion's dialog is opened again (WORKDIR/on-effects-dialog.png, 
 the canvas WORKDIR/on-effects.png): its preview must show what the canvas shows (the
 effects below included), not the layer without them (before issue 22 it was plain white).
 Without the module the same (WORKDIR/on-effects-plug-in*.png): the preview shows what OK
-writes. $GUI_ONLY_BELOW=1 runs only those two.
+writes. In both, the dialog's 3D view is then switched on and used (use_view3d): it must
+show a landscape, change with the sun's slider, a drag and a new age, and render every frame
+off the dialog's main thread (WORKDIR/on-effects*-view3d*.png; frame times and, with the
+module, the dialog's main-loop gaps printed). $GUI_ONLY_BELOW=1 runs only those two.
 Without the module, the Diamond-Square dialog says why the plug-in writes the result
 itself (WORKDIR/without-module.png), and OK writes a full-range heightmap. Before that, in
 the same session, the preview is used as a person would (WORKDIR/gui-artifacts/*.png):
@@ -168,6 +171,14 @@ class Gui:
         shutil.rmtree(os.path.join(self.session.config, "plug-in-settings"), ignore_errors=True)
         self.xvfb, display = start_xvfb()
         self.env = self.session.environment(display)
+        # The dialog's 3D view: its frames, and how long the dialog's loop was blocked.
+        self.frames, self.mainloop = (os.path.join(workdir, label + name) for name in
+                                      ("-view3d-frames.log", "-mainloop.log"))
+        for log in (self.frames, self.mainloop) if below else ():
+            if os.path.exists(log):
+                os.remove(log)
+        if below:
+            self.env.update(TERRAIN_VIEW3D_LOG=self.frames, TERRAIN_MAINLOOP_LOG=self.mainloop)
         self.state_file = os.path.join(workdir, label + "-state.json")
         self.export = os.path.join(workdir, label + "-export.pgm")
         self.below_export = os.path.join(workdir, label + "-below.pgm")
@@ -427,9 +438,92 @@ def open_on_effects(gui, label):
     gui.settled(window, CORNER)
     shot = gui.shoot(label + "-dialog.png", window)
     gui.shoot(label + ".png", crop="1600x800+0+0")
+    use_view3d(gui, window, label)
     gui.keys(window, "Escape")
     gui.gone(window)
     return shot, preview_crop(shot)
+
+
+# The dialog's 3D view (dialog-view3d.c), at the right of the dialog's top, above its three
+# sliders, each a row of VIEW3D_ROW pixels: where the view and the sun's azimuth slider are,
+# from the window's top right corner.
+VIEW3D_SIZE, VIEW3D_TOP, VIEW3D_RIGHT, VIEW3D_ROW = (280, 210), 12, 12, 34
+
+
+def view3d_crop(gui, window):
+    width = (gui.size(window) or (0, 0))[0]
+    return "%dx%d+%d+%d" % (VIEW3D_SIZE + (width - VIEW3D_RIGHT - VIEW3D_SIZE[0], VIEW3D_TOP))
+
+
+def use_view3d(gui, window, label):
+    """River Erosion's 3D view, as a person uses it: "3D view" on (its mnemonic): the view
+    shows a landscape (WORKDIR/<label>-view3d.png: many colours where the dialog's flat
+    background was); the sun's azimuth slider clicked, the view changes
+    (<label>-view3d-sun.png); a drag orbits it (<label>-view3d-orbit.png); the age set to 10
+    (the settings), it changes again (<label>-view3d-age.png). Then off again, for the next
+    dialog. The frames must all have been rendered off the dialog's main thread
+    (TERRAIN_VIEW3D_LOG); their times and the longest gap of the dialog's loop
+    (TERRAIN_MAINLOOP_LOG) are printed."""
+    gui.xdotool("windowmove", window, "700", "0")  # room on the screen for a wider dialog
+    time.sleep(0.5)
+    before = gui.grab(window, view3d_crop(gui, window))
+    gui.keys(window, "alt+3")
+    time.sleep(1.0)
+    crop = view3d_crop(gui, window)  # the dialog is wider now
+    first = gui.settled(window, crop)
+    shot = gui.shoot(label + "-view3d.png", window)
+    checks.check(colours(shot, crop) > 200 and first != before,
+                 "%s: the 3D view shows no landscape (%d colours)" % (label, colours(shot, crop)))
+    x, y = (int(v) for v in crop.split("+")[1:])
+    slider_y = y + VIEW3D_SIZE[1] + 4 + VIEW3D_ROW // 2
+    gui.click(window, x + VIEW3D_SIZE[0] - 40, slider_y)  # the sun: towards the east
+    gui.xdotool("mousemove", "1590", "990")
+    sun = gui.settled(window, crop)
+    gui.shoot(label + "-view3d-sun.png", window)
+    checks.check(sun != first, "%s: the sun's slider did not change the 3D view" % label)
+    gui.xdotool("mousemove", "--window", window, str(x + 140), str(y + 105))
+    gui.xdotool("mousedown", "1")
+    for i in range(1, 11):
+        gui.xdotool("mousemove", "--window", window, str(x + 140 + 6 * i), str(y + 105 + 2 * i))
+        time.sleep(0.03)
+    gui.xdotool("mouseup", "1")
+    gui.xdotool("mousemove", "1590", "990")
+    orbit = gui.settled(window, crop)
+    gui.shoot(label + "-view3d-orbit.png", window)
+    checks.check(orbit != sun, "%s: a drag did not orbit the 3D view" % label)
+    gui.keys(window, "alt+k", "ctrl+a")
+    gui.xdotool("type", "10")
+    gui.xdotool("key", "Tab")
+    age = gui.settled(window, crop)
+    gui.shoot(label + "-view3d-age.png", window)
+    checks.check(age != orbit, "%s: a new age did not change the 3D view" % label)
+    gui.keys(window, "alt+3")
+    view3d_logs(gui, label)
+
+
+def view3d_logs(gui, label):
+    """The 3D view's frames (all rendered off the dialog's main thread) and the longest gap
+    of the dialog's loop meanwhile, from the plug-in's own logs: the frames' log, and the
+    main-loop probe that gimp-terrain's GEGL module starts in every process that loads it
+    (the plug-in's too), so only with the module."""
+    frames = [l.split() for l in open(gui.frames)] if os.path.exists(gui.frames) else []
+    checks.check(len(frames) >= 4, "%s: %d frames of the 3D view logged" % (label, len(frames)))
+    checks.check(all("another thread," in " ".join(f) for f in frames),
+                 "%s: a 3D frame was rendered on the dialog's main thread" % label)
+    if not frames:
+        return
+    pids = {f[2] for f in frames}
+    lines = [l.split() for l in (open(gui.mainloop) if os.path.exists(gui.mainloop) else ())]
+    gaps = {(float(l[0]), float(l[4])) for l in lines if l[2] in pids and l[3] == "gap"}
+    spans = [(float(f[0]) - float(f[7]) / 1000, float(f[0])) for f in frames]
+    during = [ms for end, ms in gaps if any(end - ms / 1000 < b and end > a for a, b in spans)]
+    times = sorted(float(f[7]) for f in frames)
+    print("%s: %d 3D frames (%s, mesh %s): median %.1f ms, longest %.1f ms; the dialog's "
+          "main loop: %s" % (label, len(frames), frames[0][4], frames[0][6],
+                             times[len(times) // 2], times[-1],
+                             "longest gap %.1f ms while a frame rendered, %.1f ms in all"
+                             % (max(during + [0.0]), max([ms for _, ms in gaps] + [0.0]))
+                             if any(l[2] in pids for l in lines) else "not probed (no module)"))
 
 
 def one_picture(gui, label, seen):

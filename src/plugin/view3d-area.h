@@ -1,0 +1,37 @@
+/* A drawing area that shows a heightmap's mesh in 3D (view3d.h), shared by the 3D View window
+ * and the procedure dialogs' 3D view. Renders run on a thread of their own, one at a time:
+ * a change while one runs (the mouse, a slider, a new mesh) asks for one more when it ends,
+ * so the main loop never waits for a render and never queues more than one; a frame made
+ * from a mesh that has been replaced meanwhile is dropped, one that only lags the camera is
+ * shown (it follows the mouse). The mouse orbits (drag), pans (Shift+drag or the middle
+ * button) and zooms (wheel). Every function here is for the main thread. */
+#ifndef TERRAIN_VIEW3D_AREA_H
+#define TERRAIN_VIEW3D_AREA_H
+
+#include <gtk/gtk.h>
+
+#include "view3d.h"
+
+typedef struct TerrainView3DArea TerrainView3DArea;
+
+/* Starts with params and no mesh (an empty area). */
+TerrainView3DArea   *terrain_view3d_area_new (const TerrainView3DParams *params);
+GtkWidget           *terrain_view3d_area_widget (TerrainView3DArea *area);
+/* The parameters the next render uses; after changing them, terrain_view3d_area_redraw. */
+TerrainView3DParams *terrain_view3d_area_params (TerrainView3DArea *area);
+void                 terrain_view3d_area_redraw (TerrainView3DArea *area);
+/* Takes mesh (ready) and renders it as soon as the running render, if any, is done. */
+void                 terrain_view3d_area_set_mesh (TerrainView3DArea *area,
+                                                   TerrainView3DMesh *mesh);
+/* The newest mesh given, or NULL. */
+const TerrainView3DMesh *terrain_view3d_area_mesh (TerrainView3DArea *area);
+gboolean             terrain_view3d_area_busy (TerrainView3DArea *area);
+/* A labelled slider in row of grid that sets *value (a field of the area's parameters) in
+ * lo..hi and redraws. label may hold a mnemonic. */
+void                 terrain_view3d_area_add_slider (TerrainView3DArea *area, GtkGrid *grid,
+                                                     int row, const char *label, double lo,
+                                                     double hi, double *value);
+/* Waits for the running render (it is short), drops what is on its way, frees. */
+void                 terrain_view3d_area_free (TerrainView3DArea *area);
+
+#endif
