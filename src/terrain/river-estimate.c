@@ -10,12 +10,11 @@
  * cell) are taken in that order, receivers first, and a block's cells in order of their
  * distance to the block's receiver, then height. A cell is then kept when it is above the
  * lowest of its neighbours taken before it in the same coarse tree, and raised a few floats
- * above that neighbour when not (raised_height). So every cell
+ * above that neighbour when not (river_raised_height, as the fill raises). So every cell
  * but an outlet ends strictly above a neighbour, and the steepest descent of the result
  * drains. Coarse trees touch nothing of each other's: they run in parallel, and the result
  * does not depend on the threads. Used from age DRAIN_FROM_AGE on (river-analytical.c says
  * why not before). */
-#include "random.h"
 #include "river-internal.h"
 
 #include <math.h>
@@ -29,21 +28,6 @@ typedef struct
   int32_t                *root_of;  /* the place of every coarse place's root */
   atomic_int              stuck;    /* a cell had no neighbour taken before it */
 } Drain;
-
-/* A raised cell goes this many floats above the next one at most. */
-#define RAISE_JITTER 7
-
-/* The height cell j, not above a neighbour at `from` that it must drain into, is raised
- * to: the next float, plus 0 to RAISE_JITTER more (a fixed pseudo-random number per cell),
- * so that the few cells raised side by side do not all drain the same way. */
-static float
-raised_height (float from, size_t j)
-{
-  float h = river_float_above (from);
-  for (uint32_t more = terrain_mix32 ((uint32_t) j) % (RAISE_JITTER + 1); more > 0; more--)
-    h = river_float_above (h);
-  return h;
-}
 
 /* The coarse cell of layer cell (x, y). */
 static int32_t
@@ -151,7 +135,7 @@ drain_block (Drain *d, size_t s)
           return;
         }
       if (! (g->h[i] > lowest))
-        g->h[i] = raised_height (lowest, i);
+        g->h[i] = river_raised_height (lowest, i);
     }
 }
 

@@ -4,13 +4,17 @@
  *
  * The flood grows from the outlets, always from the lowest cell reached so far (ties of
  * height by cell index); a cell is reached from a flooded neighbour, and a cell not above
- * that one is raised to its height: a depression fills to its spill level, a flat. The
- * flats are then drained towards their outlets and away from higher land (river-flats.c),
- * which leaves every non-outlet cell strictly above a neighbour: water never stops. (The
- * fill once raised a cell a few floats above the one it was reached from instead, the
- * epsilon variant: its flats drained along straight parallel lines that eroded into
- * streaks.) A map that already drains is left as it is: a cell with a strictly descending
- * path is always reached from a lower cell first.
+ * that one is raised. RIVER_FILL_PITS_FIRST (the analytical method's) raises it to that
+ * one's height: a depression fills to its spill level, a flat, and the flats are then
+ * drained towards their outlets and away from higher land (river-flats.c). RIVER_FILL_BY_
+ * HEIGHT (the simulation's, as it has always been) raises it a few floats above that one
+ * (the epsilon variant): to the next float, plus 0 to RAISE_JITTER more floats (a fixed
+ * pseudo-random number per cell). Its flats' heights grow with the step count from the
+ * spill, in rings (rounder with the jitter) down which the water runs in straight parallel
+ * lines, which the analytical method carved into 45-degree streaks; the simulation's
+ * diffusion at every step hides them. Either way every non-outlet cell ends strictly above
+ * a neighbour: water never stops. A map that already drains is left as it is: a cell with a
+ * strictly descending path is always reached from a lower cell first.
  *
  * RIVER_FILL_BY_HEIGHT keeps every cell reached in the heap, in that order. The heap is
  * most of the fill's time, and RIVER_FILL_PITS_FIRST keeps two kinds of cell out of it:
@@ -20,15 +24,17 @@
  * they are reached (Zhou, Sun & Fu 2016, "An efficient variant of the Priority-Flood
  * algorithm for filling depressions in raster digital elevation models", Computers &
  * Geosciences 90). A cell up a slope with a neighbour not higher waits in the heap for its
- * turn, so a depression is still entered at its spill point. Both orders give every cell
- * its spill level, which does not depend on the order, and so the same flats and heights;
- * pits first is about twice as fast. */
+ * turn, so a depression is still entered at its spill point, and every cell gets its spill
+ * level, as by height; pits first is about twice as fast. */
+#include "random.h"
 #include "river-internal.h"
 
 #include <stdlib.h>
 
 /* Cells flooded between two progress reports. */
 #define CELLS_PER_REPORT (1 << 16)
+/* A raised cell goes this many floats above the next one at most (RIVER_FILL_BY_HEIGHT). */
+#define RAISE_JITTER 7
 
 /* A float's bits as an unsigned key in the float's order (-0 just below +0). */
 static uint32_t
@@ -138,6 +144,15 @@ seed_outlets (const RiverGrid *g, Heap *q, uint8_t *state)
     state[row] |= BORDER, state[row + w - 1] |= BORDER;
 }
 
+float
+river_raised_height (float from, size_t j)
+{
+  float h = river_float_above (from);
+  for (uint32_t more = terrain_mix32 ((uint32_t) j) % (RAISE_JITTER + 1); more > 0; more--)
+    h = river_float_above (h);
+  return h;
+}
+
 /* A first-in first-out queue of cells. */
 typedef struct
 {
@@ -210,9 +225,10 @@ flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raise
       Fifo *fifo = &f->slopes;
       if (n.not_higher >> k & 1)
         {
+          const float h = f->pits_first ? g->h[c] : river_raised_height (g->h[c], j);
           if (raised)
-            raised[j] += g->h[c] - g->h[j];
-          g->h[j] = g->h[c];
+            raised[j] += h - g->h[j];
+          g->h[j] = h;
           state[j] |= RAISED;
           fifo = &f->pits;
         }
@@ -246,32 +262,37 @@ climb_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c)
     }
 }
 
-/* ---- The flats' drainage ----
- * The flats are flooded again, from the cells beside their low edge, always from the
- * lowest cell reached: a flat cell gets its target (river-flats.c), or the float above the
- * cell it is reached from when that is higher, so it drains into that one. A flat cell so
- * raised may come to or above a neighbour of higher land that drained into it alone: such
- * a neighbour (above the cell's level before, and not above its height now) is raised to
- * the float above it and flooded from in turn, as the fill would have it. The flood stops
- * at every other cell, which still drains as it did. `before` holds each flat cell's target
- * until it is reached, then every reached cell's height before (`done` marks them). */
+/* ---- Cells the flats' drainage left without a lower neighbour ----
+ * A flat cell raised to or above a neighbour of higher land that drained into it alone
+ * (river-flats.c) leaves that one a pit: it is raised to the float above the cell, and so
+ * on, as the fill would raise it, always from the lowest cell raised so far. A raised
+ * cell's neighbours not above it are looked at when it is taken: those with no lower
+ * neighbour left are raised in turn. Every other cell still drains as it did. */
 
-static void
-drain_from (const RiverGrid *g, Heap *q, const uint8_t *state, uint8_t *done, float *before,
-            size_t c, float *raised)
+/* Whether cell c has a strictly lower neighbour. */
+static int
+has_lower (const RiverGrid *g, const uint8_t *state, size_t c)
 {
   Neighbourhood n;
   neighbourhood (g, state, c, &n);
-  unsigned reach = n.not_higher; /* flat cells (at c's level before) among them */
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    if (n.cell[k] != c && (g->h[c] - g->h[n.cell[k]]) * g->inverse_distance[k] > 0.0f)
+      return 1;
+  return 0;
+}
+
+static void
+raise_from (const RiverGrid *g, Heap *q, const uint8_t *state, size_t c, float *raised)
+{
+  Neighbourhood n;
+  neighbourhood (g, state, c, &n);
+  unsigned reach = n.not_higher;
   while (reach)
     {
       const size_t j = n.cell[river_take_lowest (&reach)];
-      if (done[j] || g->outlet[j] || ! (state[j] & RIVER_FILL_FLAT || g->h[j] > before[c]))
+      if (g->outlet[j] || has_lower (g, state, j))
         continue;
-      const float above = river_float_above (g->h[c]);
-      const float h = state[j] & RIVER_FILL_FLAT && before[j] > above ? before[j] : above;
-      done[j] = 1;
-      before[j] = g->h[j];
+      const float h = river_float_above (g->h[c]);
       if (raised)
         raised[j] += h - g->h[j];
       g->h[j] = h;
@@ -279,30 +300,19 @@ drain_from (const RiverGrid *g, Heap *q, const uint8_t *state, uint8_t *done, fl
     }
 }
 
-/* The flood of the flats from their first `first` cells (in g->stack), with the heap. */
+/* From the `count` flat cells first in g->stack that came to or above a neighbour, with the
+ * heap. */
 static void
-drain_flats (const RiverGrid *g, Heap *q, const uint8_t *state, float *before, size_t first,
-             float *raised)
+raise_overtaken (const RiverGrid *g, Heap *q, const uint8_t *state, size_t count,
+                 float *raised)
 {
-  uint8_t *done = (uint8_t *) g->donors + g->cells; /* the half the state leaves */
-  memset (done, 0, g->cells);
   q->size = 0;
   for (int k = 0; k < HEAP_ARITY - 1; k++)
     q->item[k] = HEAP_EMPTY;
-  for (size_t s = 0; s < first; s++)
-    {
-      const size_t c = (size_t) g->stack[s];
-      const float  above = river_float_above (g->h[c]);
-      const float  h = before[c] > above ? before[c] : above;
-      done[c] = 1;
-      before[c] = g->h[c];
-      if (raised)
-        raised[c] += h - g->h[c];
-      g->h[c] = h;
-      push (q, entry (h, c));
-    }
+  for (size_t s = 0; s < count; s++)
+    push (q, entry (g->h[g->stack[s]], (size_t) g->stack[s]));
   while (q->size > 0)
-    drain_from (g, q, state, done, before, (size_t) (pop (q) & 0xffffffffu), raised);
+    raise_from (g, q, state, (size_t) (pop (q) & 0xffffffffu), raised);
 }
 
 /* The share of the fill's work done after `done` cells. */
@@ -337,9 +347,10 @@ river_fill (RiverGrid *g, RiverFillOrder order, float *raised, const TerrainProg
                                               : (size_t) (pop (&f.heap) & 0xffffffffu),
                     raised);
     }
-  float       *target = (float *) (void *) g->parent;
-  const size_t first = river_flat_targets (g, state, target);
-  if (first > 0)
-    drain_flats (g, &f.heap, state, target, first, raised);
+  if (! f.pits_first)
+    return TERRAIN_OK;
+  const size_t overtook = river_drain_flats (g, state, raised);
+  if (overtook > 0)
+    raise_overtaken (g, &f.heap, state, overtook, raised);
   return TERRAIN_OK;
 }

@@ -175,9 +175,10 @@ size_t        river_count_pits (RiverGrid *g);
 
 /* ---- river-fill.c ---- */
 
-/* The order a fill floods in: every cell by height (the simulation's, as it has always
- * been), or first the cells raised and the cells up a slope, by the way (river-fill.c):
- * about twice as fast, and the flats get other heights, a few floats apart. */
+/* How a fill floods and raises (river-fill.c): every cell by height, each raised a few
+ * floats above the cell it was reached from (the simulation's, as it has always been); or
+ * first the cells raised and the cells up a slope, by the way (about twice as fast), each
+ * raised to its spill level, and the flats so made drained (river_drain_flats). */
 typedef enum
 {
   RIVER_FILL_BY_HEIGHT,
@@ -185,16 +186,20 @@ typedef enum
 } RiverFillOrder;
 
 /* Priority-flood (Barnes, Lehman & Mulla 2014) from the outlets in g->outlet: raises every
- * cell that has no descending path to an outlet to its spill level, then drains the flats
- * so made (river_flat_targets), so every non-outlet cell ends strictly above a neighbour.
- * Adds what it raises to `raised` when not NULL. Uses g->donors, area, sorted, stack and
- * parent as scratch. Reports on [from, to]. */
+ * cell that has no descending path to an outlet (`order` says how), so every non-outlet
+ * cell ends strictly above a neighbour. Adds what it raises to `raised` when not NULL.
+ * Uses g->donors, area, sorted, stack, parent and direction as scratch. Reports on
+ * [from, to]. */
 TerrainStatus river_fill (RiverGrid *g, RiverFillOrder order, float *raised,
                           const TerrainProgress *progress, double from, double to);
 
+/* The height a cell j reached from a cell at `from`, and not above it, is raised to by the
+ * fill by height and by river-estimate.c: a few floats above it (river-fill.c). */
+float         river_raised_height (float from, size_t j);
+
 /* A cell's state in the fill (a byte a cell): reached, on the map's border (its neighbours
  * are not at fixed offsets), raised (to the level of the cell it was reached from), on a
- * flat (river_flat_targets). The higher bits are river-flats.c's. */
+ * flat (river_drain_flats). The higher bits are river-flats.c's. */
 enum
 {
   RIVER_FILL_REACHED = 1,
@@ -205,12 +210,13 @@ enum
 
 /* ---- river-flats.c ---- */
 
-/* The drainage of the flats the fill left (its raised cells with no lower neighbour, which
- * it marks RIVER_FILL_FLAT in `state`), towards lower terrain and away from higher terrain
- * (Barnes, Lehman & Mulla 2014): each flat cell's target height, a few floats a pixel above
- * its level, in `target`. Returns the number of flat cells beside a draining cell of their
- * level, which are then first in g->stack. Uses g->area and sorted as scratch. */
-size_t        river_flat_targets (RiverGrid *g, uint8_t *state, float *target);
+/* Drains the flats the fill left (its raised cells with no lower neighbour, which it marks
+ * RIVER_FILL_FLAT in `state`) towards lower terrain and away from higher terrain (Barnes,
+ * Lehman & Mulla 2014): raises each flat cell a few floats a pixel above its level, and
+ * adds that to `raised` when not NULL. Returns the number of flat cells that came to or
+ * above a neighbour of higher land, first in g->stack: that one may drain no more. Uses
+ * g->area, sorted, parent and direction as scratch. */
+size_t        river_drain_flats (RiverGrid *g, uint8_t *state, float *raised);
 
 /* ---- river-estimate.c ---- */
 

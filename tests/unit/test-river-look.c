@@ -9,6 +9,11 @@
  *    gradient lies between two grid directions along one of them: parallel straight
  *    gullies, the comb of a tilted plane. With Rho8 both methods' valleys follow the
  *    gradient (aniso45 near 1).
+ *  - Lakes: a priority-flood fill leaves a lake as a flat. Raised a few floats above the
+ *    cell each was reached from (the epsilon fill), its cells drained along straight
+ *    parallel lines, in square rings round the spill, which the incision carved into 45- and
+ *    90-degree streaks; drained towards the outlet and away from the shores (river-flats.c),
+ *    the flow converges down the middle of the lake.
  *  - No pits, whichever method. */
 #include "check.h"
 #include "diamond-square.h"
@@ -120,10 +125,63 @@ test_not_grid_aligned (void)
       }
 }
 
+/* A basin that fills into one lake over most of the map: a bowl rising to its rim at the
+ * open border, with a little Diamond-Square relief. */
+static float *
+basin (int side)
+{
+  float *f = noise_map (side, 5);
+  for (int y = 0; y < side; y++)
+    for (int x = 0; x < side; x++)
+      {
+        const double u = (x - 0.5 * side) / side, v = (y - 0.5 * side) / side;
+        f[(size_t) y * side + x] =
+          (float) (0.02 * f[(size_t) y * side + x] + 0.3 + 0.7 * (u * u + 0.3 * v * v));
+      }
+  return f;
+}
+
+/* The basin filled (the analytical method at an age too small to erode, without
+ * diffusion: its fill alone): the flow across its lake, by steepest descent, converges, so
+ * that few lake cells are sources (no neighbour drains into them). With the epsilon fill
+ * about half of them were: parallel lines, each its own from the shore to the spill;
+ * drained towards the outlet and away from the shores, a few in a hundred. */
+static void
+test_lake_converges (void)
+{
+  const int    side = 256;
+  const size_t n = (size_t) side * side;
+  float       *input = basin (side), *f = copy_field (input, side, side);
+  TerrainRiverErosion p;
+  terrain_river_erosion_defaults (&p);
+  p.age = 1e-30;
+  p.diffusion = 0.0;
+  erode (&p, f, side);
+  long     *receiver = drainage_receivers (f, side, side, 0);
+  uint8_t  *fed = calloc (n, 1);
+  size_t    lake = 0, sources = 0;
+  for (size_t i = 0; i < n; i++)
+    if (receiver[i] >= 0)
+      fed[receiver[i]] = 1;
+  for (size_t i = 0; i < n; i++)
+    if (f[i] != input[i])
+      lake++, sources += ! fed[i];
+  const double share = lake ? (double) sources / (double) lake : 1.0;
+  printf ("lake: %zu cells of %zu filled, %.3f of them sources\n", lake, n, share);
+  CHECK (lake > n / 4, "lake: only %zu cells filled: a test of little", lake);
+  CHECK (share < 0.15, "lake: %.3f of its cells are sources: parallel flow", share);
+  CHECK (drainage_pits (f, side, side, 0, 0.0f, -1) == 0, "lake: pits");
+  free (receiver);
+  free (fed);
+  free (input);
+  free (f);
+}
+
 int
 main (void)
 {
   test_no_grain ();
   test_not_grid_aligned ();
+  test_lake_converges ();
   return CHECK_DONE ("river-look");
 }
