@@ -441,6 +441,7 @@ def open_on_effects(gui, label):
     use_view3d(gui, window, label)
     gui.keys(window, "Escape")
     gui.gone(window)
+    view3d_remembered(gui, label)
     return shot, preview_crop(shot)
 
 
@@ -499,6 +500,16 @@ def use_view3d(gui, window, label):
     checks.check(age != orbit, "%s: a new age did not change the 3D view" % label)
     gui.keys(window, "alt+3")
     view3d_logs(gui, label)
+
+
+def view3d_remembered(gui, label):
+    """The dialog left its 3D view's settings in the profile (dialog-view3d.c), not in the
+    procedure's: switched off again, the sun where the slider put it (not 270, the default)."""
+    path = os.path.join(gui.session.config, "plug-in-settings", "gimp-terrain-dialog-3d-view")
+    text = open(path).read() if os.path.exists(path) else ""
+    sun = re.search(r"^light-azimuth=(\S+)$", text, re.M)
+    checks.check("shown=false" in text and sun and float(sun.group(1)) != 270.0,
+                 "%s: the 3D view's settings were not remembered: %r" % (label, text))
 
 
 def view3d_logs(gui, label):
