@@ -10,10 +10,11 @@
  * (its cells beside higher land), and drain it down twice the first plus the second's
  * largest value less the second (here with other weights: TOWARDS_WEIGHT, EDGE_VALUE). The
  * water so leaves the shores for the middle of the lake and runs down that to the outlet,
- * converging like a valley floor's. (The fill once raised each cell a few floats above the
- * cell it was reached from instead: heights that grew with the step count from the spill,
- * in square rings down which the water ran in straight parallel lines, along the axes and
- * the diagonals, which the incision carved into 45-degree streaks.)
+ * converging like a valley floor's. (The analytical method's fill once raised each cell a
+ * few floats above the cell it was reached from instead, as the simulation's still does:
+ * heights that grow with the step count from the spill, in rings down which the water runs
+ * in straight parallel lines, along the axes and the diagonals, which the incision carved
+ * into 45-degree streaks.)
  *
  * Barnes et al. count the distances in grid steps, whose rings are squares too. Here a
  * distance is Euclidean, to a source found by the breadth-first walk: every cell keeps its
