@@ -99,18 +99,13 @@ view_box (TerrainDialogView3D *view)
   GtkWidget           *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget           *grid = gtk_grid_new ();
   GtkWidget           *area = terrain_view3d_area_widget (view->area);
-  TerrainView3DParams *p = terrain_view3d_area_params (view->area);
   gtk_widget_set_size_request (area, AREA_WIDTH, AREA_HEIGHT);
   gtk_widget_set_tooltip_text (area, _("Drag to orbit, Shift+drag to pan, wheel to zoom"));
   gtk_box_pack_start (GTK_BOX (box), area, FALSE, FALSE, 0);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 6);
   /* No mnemonics: the dialog's letters belong to the procedure's arguments. */
-  terrain_view3d_area_add_slider (view->area, GTK_GRID (grid), 0, _("Sun azimuth"), 0, 360,
-                                  &p->light_azimuth);
-  terrain_view3d_area_add_slider (view->area, GTK_GRID (grid), 1, _("Sun elevation"), 0, 90,
-                                  &p->light_elevation);
-  terrain_view3d_area_add_slider (view->area, GTK_GRID (grid), 2, _("Exaggeration"), 0, 10,
-                                  &p->exaggeration);
+  const char *const labels[3] = { _("Sun azimuth"), _("Sun elevation"), _("Exaggeration") };
+  terrain_view3d_area_add_sliders (view->area, GTK_GRID (grid), labels);
   gtk_box_pack_start (GTK_BOX (box), grid, FALSE, FALSE, 0);
   gtk_widget_show_all (box);
   return box;

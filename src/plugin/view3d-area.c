@@ -288,9 +288,9 @@ slider_changed (GtkRange *range, double *value)
   start_render (g_object_get_data (G_OBJECT (range), "terrain-view3d-area"));
 }
 
-void
-terrain_view3d_area_add_slider (TerrainView3DArea *area, GtkGrid *grid, int row,
-                                const char *label, double lo, double hi, double *value)
+static void
+add_slider (TerrainView3DArea *area, GtkGrid *grid, int row, const char *label, double lo,
+            double hi, double *value)
 {
   GtkWidget *name = gtk_label_new_with_mnemonic (label);
   GtkWidget *scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, lo, hi, 1.0);
@@ -306,6 +306,16 @@ terrain_view3d_area_add_slider (TerrainView3DArea *area, GtkGrid *grid, int row,
   g_signal_connect (scale, "value-changed", G_CALLBACK (slider_changed), value);
   gtk_grid_attach (grid, name, 0, row, 1, 1);
   gtk_grid_attach (grid, scale, 1, row, 1, 1);
+}
+
+void
+terrain_view3d_area_add_sliders (TerrainView3DArea *area, GtkGrid *grid,
+                                 const char *const labels[3])
+{
+  TerrainView3DParams *p = &area->params;
+  add_slider (area, grid, 0, labels[0], 0, 360, &p->light_azimuth);
+  add_slider (area, grid, 1, labels[1], 0, 90, &p->light_elevation);
+  add_slider (area, grid, 2, labels[2], 0, 10, &p->exaggeration);
 }
 
 void

@@ -26,11 +26,11 @@ void                 terrain_view3d_area_set_mesh (TerrainView3DArea *area,
 /* The newest mesh given, or NULL. */
 const TerrainView3DMesh *terrain_view3d_area_mesh (TerrainView3DArea *area);
 gboolean             terrain_view3d_area_busy (TerrainView3DArea *area);
-/* A labelled slider in row of grid that sets *value (a field of the area's parameters) in
- * lo..hi and redraws. label may hold a mnemonic. */
-void                 terrain_view3d_area_add_slider (TerrainView3DArea *area, GtkGrid *grid,
-                                                     int row, const char *label, double lo,
-                                                     double hi, double *value);
+/* Rows 0-2 of grid: sliders of the sun's azimuth (0-360), its elevation (0-90) and the
+ * exaggeration (0-10) of the area's parameters, which redraw it; labels[3] may hold
+ * mnemonics. */
+void                 terrain_view3d_area_add_sliders (TerrainView3DArea *area, GtkGrid *grid,
+                                                      const char *const labels[3]);
 /* Waits for the running render (it is short), drops what is on its way, frees. */
 void                 terrain_view3d_area_free (TerrainView3DArea *area);
 

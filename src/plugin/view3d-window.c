@@ -58,7 +58,6 @@ build_window (View *view)
   GtkWidget           *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget           *grid = gtk_grid_new ();
   GtkWidget           *area = terrain_view3d_area_widget (view->area);
-  TerrainView3DParams *params = terrain_view3d_area_params (view->area);
   gtk_window_set_title (GTK_WINDOW (window), _("3D View"));
   gtk_container_set_border_width (GTK_CONTAINER (box), 6);
   gtk_container_add (GTK_CONTAINER (window), box);
@@ -68,12 +67,9 @@ build_window (View *view)
   gtk_box_pack_start (GTK_BOX (box), area, TRUE, TRUE, 0);
 
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  terrain_view3d_area_add_slider (view->area, GTK_GRID (grid), 0, _("Light a_zimuth"), 0, 360,
-                                  &params->light_azimuth);
-  terrain_view3d_area_add_slider (view->area, GTK_GRID (grid), 1, _("Li_ght elevation"), 0, 90,
-                                  &params->light_elevation);
-  terrain_view3d_area_add_slider (view->area, GTK_GRID (grid), 2, _("E_xaggeration"), 0, 10,
-                                  &params->exaggeration);
+  const char *const labels[3] = { _("Light a_zimuth"), _("Li_ght elevation"),
+                                  _("E_xaggeration") };
+  terrain_view3d_area_add_sliders (view->area, GTK_GRID (grid), labels);
   gtk_box_pack_start (GTK_BOX (box), grid, FALSE, FALSE, 0);
   view->status = gtk_label_new (_(HINT));
   gtk_label_set_xalign (GTK_LABEL (view->status), 0.0);
