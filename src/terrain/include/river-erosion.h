@@ -27,7 +27,8 @@
  *    not the straight parallel ones of a plain epsilon); a map that drains already is left
  *    as it is. Every non-outlet cell then has a strictly lower neighbour, and the steps
  *    keep it so (step 5): the result has no pit. A last check fills again should one be
- *    left (none is).
+ *    left (none is by the simulation; the analytical method's last diffusion, eroding a
+ *    layer, leaves some).
  *  - One step (Braun & Willett 2013, "A very efficient O(n), implicit and parallel method
  *    to solve the stream power equation", Geomorphology 180-181):
  *     1. every non-outlet cell's receiver is its neighbour of steepest descent (8
