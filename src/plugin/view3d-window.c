@@ -1,7 +1,10 @@
 /* The 3D View window: the layer in a 3D view (view3d-area.h, which renders on a thread of
- * its own) with sliders for the sun and the exaggeration. The layer is read again every
- * POLL_MS on GTK's main thread (libgimp is not thread-safe), only while no render runs, and
- * a new render starts when its mesh differs from the last. */
+ * its own) with sliders for the sun and the exaggeration. Every POLL_MS, on GTK's main
+ * thread (libgimp is not thread-safe) and only while no render runs, the layer's thumbnail
+ * is asked for; the layer is read again only when the thumbnail changed, and a new render
+ * starts when its mesh differs from the last. GIMP sends a layer's tiles from its own main
+ * thread: read whole at every poll, a 4096 x 4096 16-bit layer (32 MiB) kept GIMP busy most
+ * of the time; a thumbnail GIMP makes from its reduced copy of the layer. */
 #include "view3d-window.h"
 
 #include "view3d-area.h"
@@ -15,6 +18,7 @@
  * orbits. */
 #define WINDOW_MESH_SIDE 512
 #define POLL_MS          300
+#define THUMBNAIL_SIDE   256
 #define HINT             N_("Drag to orbit, Shift+drag to pan, wheel to zoom, Escape to close.")
 
 typedef struct
@@ -24,7 +28,23 @@ typedef struct
   GtkWidget         *status;
   guint              poll;
   GMainLoop         *loop;
+  GBytes            *thumbnail; /* the layer's when it was last read */
 } View;
+
+/* Whether the layer's thumbnail differs from the one when it was last read (or there was
+ * none); the new one is kept. */
+static gboolean
+thumbnail_changed (View *view)
+{
+  gint    width, height, bpp;
+  GBytes *now = gimp_drawable_get_thumbnail_data (view->drawable, THUMBNAIL_SIDE,
+                                                  THUMBNAIL_SIDE, &width, &height, &bpp);
+  const gboolean changed = now == NULL || view->thumbnail == NULL ||
+                           ! g_bytes_equal (now, view->thumbnail);
+  g_clear_pointer (&view->thumbnail, g_bytes_unref);
+  view->thumbnail = now;
+  return changed;
+}
 
 /* Reads the layer again; a new render when it changed. */
 static gboolean
@@ -41,6 +61,8 @@ poll_layer (gpointer data)
       view->poll = 0;
       return G_SOURCE_REMOVE;
     }
+  if (! thumbnail_changed (view))
+    return G_SOURCE_CONTINUE;
   TerrainView3DMesh *mesh = terrain_view3d_read_mesh (view->drawable, WINDOW_MESH_SIDE, &error);
   gtk_label_set_text (GTK_LABEL (view->status), error ? error->message : _(HINT));
   g_clear_error (&error);
@@ -113,6 +135,7 @@ terrain_view3d_window_run (GimpProcedure *procedure, GimpDrawable *drawable,
   if (view.poll)
     g_source_remove (view.poll);
   terrain_view3d_area_free (view.area); /* waits for the last render */
+  g_clear_pointer (&view.thumbnail, g_bytes_unref);
   g_main_loop_unref (view.loop);
   return gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS, NULL);
 }
