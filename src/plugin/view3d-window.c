@@ -1,10 +1,12 @@
 /* The 3D View window: the layer in a 3D view (view3d-area.h, which renders on a thread of
  * its own) with sliders for the sun and the exaggeration. Every POLL_MS, on GTK's main
- * thread (libgimp is not thread-safe) and only while no render runs, the layer's thumbnail
- * is asked for; the layer is read again only when the thumbnail changed, and a new render
- * starts when its mesh differs from the last. GIMP sends a layer's tiles from its own main
- * thread: read whole at every poll, a 4096 x 4096 16-bit layer (32 MiB) kept GIMP busy most
- * of the time; a thumbnail GIMP makes from its reduced copy of the layer. */
+ * thread (libgimp is not thread-safe) and only while no render runs, the layer is read
+ * again when it may have changed, and a new render starts when its mesh differs from the
+ * last. GIMP sends a layer's tiles from its own main thread: read whole at every poll, a
+ * 4096 x 4096 16-bit layer (32 MiB) kept GIMP busy most of the time. So a layer without
+ * effects is read again only when its thumbnail changed, which GIMP makes from its reduced
+ * copy of the layer. A layer with effects is read at every poll: its thumbnail shows the
+ * effects, which GIMP would compute for it on its main thread (a script's exact read). */
 #include "view3d-window.h"
 
 #include "view3d-area.h"
@@ -31,11 +33,25 @@ typedef struct
   GBytes            *thumbnail; /* the layer's when it was last read */
 } View;
 
-/* Whether the layer's thumbnail differs from the one when it was last read (or there was
- * none); the new one is kept. */
 static gboolean
-thumbnail_changed (View *view)
+has_effects (GimpDrawable *drawable)
 {
+  GimpDrawableFilter **filters = gimp_drawable_get_filters (drawable);
+  const gboolean       some = filters && filters[0];
+  g_free (filters); /* transfer container: GIMP's objects stay */
+  return some;
+}
+
+/* Whether the layer may have changed since it was last read: it has effects, or its
+ * thumbnail differs from the one then (or there was none); the new one is kept. */
+static gboolean
+layer_changed (View *view)
+{
+  if (has_effects (view->drawable))
+    {
+      g_clear_pointer (&view->thumbnail, g_bytes_unref);
+      return TRUE;
+    }
   gint    width, height, bpp;
   GBytes *now = gimp_drawable_get_thumbnail_data (view->drawable, THUMBNAIL_SIDE,
                                                   THUMBNAIL_SIDE, &width, &height, &bpp);
@@ -61,7 +77,7 @@ poll_layer (gpointer data)
       view->poll = 0;
       return G_SOURCE_REMOVE;
     }
-  if (! thumbnail_changed (view))
+  if (! layer_changed (view))
     return G_SOURCE_CONTINUE;
   TerrainView3DMesh *mesh = terrain_view3d_read_mesh (view->drawable, WINDOW_MESH_SIDE, &error);
   gtk_label_set_text (GTK_LABEL (view->status), error ? error->message : _(HINT));
