@@ -167,6 +167,7 @@ typedef struct
   Heap heap;
   int  pits_first;
   Fifo pits, slopes;
+  int  flat_lakes; /* lakes raised flat, then drained (river-flats.c), else a float a cell */
 } Flood;
 
 /* A cell's neighbourhood in the flood: cell[k] is the index of neighbour k (c's own off
@@ -225,7 +226,7 @@ flood_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c, float *raise
       Fifo *fifo = &f->slopes;
       if (n.not_higher >> k & 1)
         {
-          const float h = f->pits_first ? g->h[c] : river_raised_height (g->h[c], j);
+          const float h = f->flat_lakes ? g->h[c] : river_raised_height (g->h[c], j);
           if (raised)
             raised[j] += h - g->h[j];
           g->h[j] = h;
@@ -269,12 +270,36 @@ climb_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c)
  * cell's neighbours not above it are looked at when it is taken: those with no lower
  * neighbour left are raised in turn. Every other cell still drains as it did. */
 
+/* neighbourhood () for a cell found by its position, not by the border bit: after the
+ * flats' drainage (river-flats.c, which shares the fill's memory) the fuzzer found a cell of
+ * an 8192 x 1 map read as an inner one here (a pointer before the map). Taken only for the
+ * few cells the drainage leaves to raise. */
+static void
+neighbourhood_at (const RiverGrid *g, const uint8_t *state, size_t c, Neighbourhood *n)
+{
+  const size_t w = (size_t) g->width, x = c % w, y = c / w;
+  if (x > 0 && x + 1 < w && y > 0 && c + w < g->cells)
+    {
+      neighbourhood (g, state, c, n);
+      return;
+    }
+  const float here = g->h[c];
+  n->open = n->not_higher = 0;
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    {
+      const ptrdiff_t j = river_neighbour (g, (int) x, (int) y, k);
+      n->cell[k] = j < 0 ? c : (size_t) j;
+      n->open |= j < 0 ? 0u : (unsigned) (~state[j] & REACHED) << k;
+      n->not_higher |= j < 0 ? 0u : (unsigned) (g->h[j] <= here) << k;
+    }
+}
+
 /* Whether cell c has a strictly lower neighbour. */
 static int
 has_lower (const RiverGrid *g, const uint8_t *state, size_t c)
 {
   Neighbourhood n;
-  neighbourhood (g, state, c, &n);
+  neighbourhood_at (g, state, c, &n);
   for (int k = 0; k < RIVER_NEIGHBOURS; k++)
     if (n.cell[k] != c && (g->h[c] - g->h[n.cell[k]]) * g->inverse_distance[k] > 0.0f)
       return 1;
@@ -285,7 +310,7 @@ static void
 raise_from (const RiverGrid *g, Heap *q, const uint8_t *state, size_t c, float *raised)
 {
   Neighbourhood n;
-  neighbourhood (g, state, c, &n);
+  neighbourhood_at (g, state, c, &n);
   unsigned reach = n.not_higher;
   while (reach)
     {
@@ -329,7 +354,10 @@ river_fill (RiverGrid *g, RiverFillOrder order, float *raised, const TerrainProg
   /* The heap lives in the area and sorted arrays (adjacent: 8 bytes a cell), the queues in
    * the stack and parent: the fill needs none of them. */
   Flood    f = { { (uint64_t *) (void *) g->area, 0 }, order == RIVER_FILL_PITS_FIRST,
-                 { g->stack, 0, 0 }, { g->parent, 0, 0 } };
+                 { g->stack, 0, 0 }, { g->parent, 0, 0 }, 0 };
+  /* On maps less than 3 cells across the flats' drainage left pits (the fuzzer's 8192 x 1
+   * and 1 x 300): their lakes are raised a float a cell, as the simulation's are. */
+  f.flat_lakes = f.pits_first && g->width >= 3 && g->cells / (size_t) g->width >= 3;
   uint8_t *state = (uint8_t *) g->donors;
   size_t   done = 0;
   seed_outlets (g, &f.heap, state);
@@ -347,7 +375,7 @@ river_fill (RiverGrid *g, RiverFillOrder order, float *raised, const TerrainProg
                                               : (size_t) (pop (&f.heap) & 0xffffffffu),
                     raised);
     }
-  if (! f.pits_first)
+  if (! f.flat_lakes)
     return TERRAIN_OK;
   const size_t overtook = river_drain_flats (g, state, raised);
   if (overtook > 0)
