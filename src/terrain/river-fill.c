@@ -183,29 +183,38 @@ typedef struct
   unsigned open, not_higher;
 } Neighbourhood;
 
+/* neighbourhood () of a cell on the map's edge, found by its position. */
+static void
+edge_neighbourhood (const RiverGrid *g, const uint8_t *state, size_t c, Neighbourhood *n)
+{
+  const float here = g->h[c];
+  n->open = n->not_higher = 0;
+  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
+    {
+      const ptrdiff_t j = river_neighbour (g, (int) (c % g->width), (int) (c / g->width), k);
+      n->cell[k] = j < 0 ? c : (size_t) j;
+      n->open |= j < 0 ? 0u : (unsigned) (~state[j] & REACHED) << k;
+      n->not_higher |= j < 0 ? 0u : (unsigned) (g->h[j] <= here) << k;
+    }
+}
+
 static void
 neighbourhood (const RiverGrid *g, const uint8_t *state, size_t c, Neighbourhood *n)
 {
+  if (state[c] & BORDER)
+    {
+      edge_neighbourhood (g, state, c, n);
+      return;
+    }
   const float here = g->h[c];
   unsigned    open = 0, not_higher = 0;
-  if (! (state[c] & BORDER))
-    {
 #define NEIGHBOUR(k)                                                                          \
   n->cell[k] = c + (size_t) g->offset[k];                                                    \
   open |= (unsigned) (~state[n->cell[k]] & REACHED) << (k);                                  \
   not_higher |= (unsigned) (g->h[n->cell[k]] <= here) << (k);
-      NEIGHBOUR (0) NEIGHBOUR (1) NEIGHBOUR (2) NEIGHBOUR (3)
-      NEIGHBOUR (4) NEIGHBOUR (5) NEIGHBOUR (6) NEIGHBOUR (7)
+  NEIGHBOUR (0) NEIGHBOUR (1) NEIGHBOUR (2) NEIGHBOUR (3)
+  NEIGHBOUR (4) NEIGHBOUR (5) NEIGHBOUR (6) NEIGHBOUR (7)
 #undef NEIGHBOUR
-    }
-  else
-    for (int k = 0; k < RIVER_NEIGHBOURS; k++)
-      {
-        const ptrdiff_t j = river_neighbour (g, (int) (c % g->width), (int) (c / g->width), k);
-        n->cell[k] = j < 0 ? c : (size_t) j;
-        open |= j < 0 ? 0u : (unsigned) (~state[j] & REACHED) << k;
-        not_higher |= j < 0 ? 0u : (unsigned) (g->h[j] <= here) << k;
-      }
   n->open = open;
   n->not_higher = not_higher;
 }
@@ -277,21 +286,11 @@ climb_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c)
 static void
 neighbourhood_at (const RiverGrid *g, const uint8_t *state, size_t c, Neighbourhood *n)
 {
-  const size_t w = (size_t) g->width, x = c % w, y = c / w;
-  if (x > 0 && x + 1 < w && y > 0 && c + w < g->cells)
-    {
-      neighbourhood (g, state, c, n);
-      return;
-    }
-  const float here = g->h[c];
-  n->open = n->not_higher = 0;
-  for (int k = 0; k < RIVER_NEIGHBOURS; k++)
-    {
-      const ptrdiff_t j = river_neighbour (g, (int) x, (int) y, k);
-      n->cell[k] = j < 0 ? c : (size_t) j;
-      n->open |= j < 0 ? 0u : (unsigned) (~state[j] & REACHED) << k;
-      n->not_higher |= j < 0 ? 0u : (unsigned) (g->h[j] <= here) << k;
-    }
+  const size_t w = (size_t) g->width, x = c % w;
+  if (x > 0 && x + 1 < w && c >= w && c + w < g->cells)
+    neighbourhood (g, state, c, n);
+  else
+    edge_neighbourhood (g, state, c, n);
 }
 
 /* Whether cell c has a strictly lower neighbour. */
