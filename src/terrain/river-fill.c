@@ -277,7 +277,12 @@ climb_from (const RiverGrid *g, Flood *f, uint8_t *state, size_t c)
  * (river-flats.c) leaves that one a pit: it is raised to the float above the cell, and so
  * on, as the fill would raise it, always from the lowest cell raised so far. A raised
  * cell's neighbours not above it are looked at when it is taken: those with no lower
- * neighbour left are raised in turn. Every other cell still drains as it did. */
+ * neighbour left are raised in turn. Every other cell still drains as it did.
+ *
+ * A cell waits in the heap once at most, marked by its REACHED bit cleared (every cell is
+ * reached by then): a cell raised again while it waits is looked at when taken, at its
+ * height then. Queued once a raise, a 32 x 16 lake's cells took 662 places of the heap's
+ * 512 and wrote past it (the fuzzer). */
 
 /* neighbourhood () for a cell found by its position, not by the border bit: after the
  * flats' drainage (river-flats.c, which shares the fill's memory) the fuzzer found a cell of
@@ -305,8 +310,18 @@ has_lower (const RiverGrid *g, const uint8_t *state, size_t c)
   return 0;
 }
 
+/* Queues cell j unless it waits already. */
 static void
-raise_from (const RiverGrid *g, Heap *q, const uint8_t *state, size_t c, float *raised)
+queue_raised (const RiverGrid *g, Heap *q, uint8_t *state, size_t j)
+{
+  if (! (state[j] & REACHED))
+    return;
+  state[j] &= (uint8_t) ~REACHED;
+  push (q, entry (g->h[j], j));
+}
+
+static void
+raise_from (const RiverGrid *g, Heap *q, uint8_t *state, size_t c, float *raised)
 {
   Neighbourhood n;
   neighbourhood_at (g, state, c, &n);
@@ -320,23 +335,26 @@ raise_from (const RiverGrid *g, Heap *q, const uint8_t *state, size_t c, float *
       if (raised)
         raised[j] += h - g->h[j];
       g->h[j] = h;
-      push (q, entry (h, j));
+      queue_raised (g, q, state, j);
     }
 }
 
 /* From the `count` flat cells first in g->stack that came to or above a neighbour, with the
  * heap. */
 static void
-raise_overtaken (const RiverGrid *g, Heap *q, const uint8_t *state, size_t count,
-                 float *raised)
+raise_overtaken (const RiverGrid *g, Heap *q, uint8_t *state, size_t count, float *raised)
 {
   q->size = 0;
   for (int k = 0; k < HEAP_ARITY - 1; k++)
     q->item[k] = HEAP_EMPTY;
   for (size_t s = 0; s < count; s++)
-    push (q, entry (g->h[g->stack[s]], (size_t) g->stack[s]));
+    queue_raised (g, q, state, (size_t) g->stack[s]);
   while (q->size > 0)
-    raise_from (g, q, state, (size_t) (pop (q) & 0xffffffffu), raised);
+    {
+      const size_t c = (size_t) (pop (q) & 0xffffffffu);
+      state[c] |= REACHED;
+      raise_from (g, q, state, c, raised);
+    }
 }
 
 /* The share of the fill's work done after `done` cells. */

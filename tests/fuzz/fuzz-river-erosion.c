@@ -169,6 +169,22 @@ maps_alloc (Maps *m, size_t n, unsigned which)
   m->maps.deposition = which & 4 ? m->block + 2 * n : NULL;
 }
 
+/* The 3 x 3 around cell c, now and in the input (around the torus when wrapped). */
+static void
+print_neighbours (const float *h, const float *before, int w, int hgt, int wrap, size_t c)
+{
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      {
+        int x = (int) (c % w) + dx, y = (int) (c / w) + dy;
+        if (wrap)
+          x = (x + w) % w, y = (y + hgt) % hgt;
+        if (x >= 0 && y >= 0 && x < w && y < hgt)
+          fprintf (stderr, "fuzz:   (%d, %d): %.9g (input %.9g)\n", x, y,
+                   h[(size_t) y * w + x], before[(size_t) y * w + x]);
+      }
+}
+
 /* The drainage checks of a run that ended OK (see the top), on a w x hgt map wrapped when
  * `wrap`. */
 static void
@@ -193,8 +209,11 @@ check_drainage (const TerrainRiverErosion *p, const float *h, const float *befor
   size_t   first = 0, uphill;
   const size_t pits = count_pits (h, flow, outlet, w, hgt, wrap, &first, &uphill);
   if (pits)
-    fprintf (stderr, "fuzz: %zu pits, the first at (%zu, %zu): %.9g (input %.9g)\n", pits,
-             first % w, first / w, h[first], before[first]);
+    {
+      fprintf (stderr, "fuzz: %zu pits, the first at (%zu, %zu): %.9g (input %.9g)\n", pits,
+               first % w, first / w, h[first], before[first]);
+      print_neighbours (h, before, w, hgt, wrap, first);
+    }
   FUZZ_CHECK (pits == 0);
   FUZZ_CHECK (uphill == 0);
   /* The outlets are the roots: their drainage areas (flow = log A / log cells) add up
