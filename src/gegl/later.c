@@ -1,32 +1,12 @@
 #include "later.h"
 
-#include "gimp-signals.h"
+#include "gimp-internals.h"
 #include "heightmap.h"
 #include "huge-pages.h"
-#include "live.h"
 #include "pixel-codec.h"
 #include "render-log.h"
-#include "render-source.h"
 
 #include <string.h>
-
-/* GIMP draws what the artist sees from idle sources of its main loop: its canvas at
- * G_PRIORITY_HIGH_IDLE + 22 (plus a projection's own priority, 1 and up for a layer group's),
- * the previews of layers and images at G_PRIORITY_LOW (app/gimp-priorities.h); docks such
- * as the Histogram from GTK's frame clock (render-source.h). Merges, exports and scripts run
- * from events and from plug-ins' messages, never from these. */
-#define PROJECTION_IDLE (G_PRIORITY_HIGH_IDLE + 22)
-
-gboolean
-terrain_later_render (void)
-{
-  if (! terrain_live ())
-    return FALSE;
-  const TerrainRenderSource from = terrain_render_source ();
-  return from == TERRAIN_SOURCE_FRAME_CLOCK ||
-         (from == TERRAIN_SOURCE_IDLE &&
-          g_source_get_priority (g_main_current_source ()) >= PROJECTION_IDLE);
-}
 
 /* ---- GIMP's drawables: seen in their "update" signal, told by it ---- */
 
@@ -34,11 +14,6 @@ terrain_later_render (void)
 #define DRAWABLES_SEEN 8
 
 static GWeakRef seen[DRAWABLES_SEEN];
-/* The thread that loaded the module: GIMP's main thread (before its main loop runs too, as
- * while it opens the files on its command line). */
-static GThread *main_thread;
-static guint    update_signal; /* 0: not watched (yet, or ever) */
-static guint    flush_signal;  /* GimpImage's (GimpProjectable's) "flush" */
 
 static gboolean
 seen_update (GSignalInvocationHint *hint, guint count, const GValue *params, gpointer data)
@@ -70,42 +45,19 @@ seen_update (GSignalInvocationHint *hint, guint count, const GValue *params, gpo
   return TRUE;
 }
 
-/* Watches GIMP's drawables once GIMP's process has registered them, when their "update"
- * signal is (x, y, width, height) ints and they have a "buffer": GIMP's, not libgimp's
- * (a plug-in's process loads the module too); and their image's "flush", when it is
- * (gboolean). Main thread. */
+/* Watches GIMP's drawables' "update" once GIMP's process has them (gimp-internals.h). */
 static gboolean
 watch_drawables (void)
 {
-  static gboolean tried;
-  if (update_signal != 0 || tried || g_thread_self () != main_thread || ! terrain_live ())
-    return update_signal != 0;
-  const GType type = g_type_from_name ("GimpDrawable");
-  if (type == 0 || g_type_class_peek (type) == NULL)
-    return FALSE; /* not yet: GIMP registers it, and makes its class (its signals), with its
-                   * first drawable; an operation can be made before (GIMP's menus) */
-  tried = TRUE;
-  const guint update = terrain_gimp_signal (type, "update", G_TYPE_NONE, 4, G_TYPE_INT);
-  if (update == 0 || ! terrain_gimp_has_property (type, "buffer", GEGL_TYPE_BUFFER))
+  static gint watched;
+  if (g_atomic_int_get (&watched))
+    return TRUE;
+  const TerrainGimpObjects *objects = terrain_live () ? terrain_gimp_objects () : NULL;
+  if (objects == NULL)
     return FALSE;
-  const GType image = g_type_from_name ("GimpImage");
-  if (image && terrain_gimp_has_property (type, "image", image))
-    flush_signal = terrain_gimp_signal (image, "flush", G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
-  g_signal_add_emission_hook (update, 0, seen_update, NULL, NULL);
-  update_signal = update;
+  if (g_atomic_int_compare_and_exchange (&watched, 0, 1))
+    g_signal_add_emission_hook (objects->drawable_update, 0, seen_update, NULL, NULL);
   return TRUE;
-}
-
-/* A drawable's "buffer" (the layer's own, also while it is painted: the paint's copy is
- * another, app/core/gimpdrawable.c), for comparing. */
-static gconstpointer
-buffer_of (GObject *drawable)
-{
-  GeglBuffer         *buffer = NULL;
-  g_object_get (drawable, "buffer", &buffer, NULL);
-  const gconstpointer its = buffer;
-  g_clear_object (&buffer); /* the drawable keeps it */
-  return its;
 }
 
 /* The drawable seen lately whose buffer is `buffer`, referenced; NULL if none. */
@@ -115,39 +67,11 @@ drawable_of (GeglBuffer *buffer)
   for (int i = 0; i < DRAWABLES_SEEN; i++)
     {
       GObject *drawable = g_weak_ref_get (&seen[i]);
-      if (drawable && buffer_of (drawable) == (gconstpointer) buffer)
+      if (drawable && terrain_gimp_drawable_buffer (drawable) == (gconstpointer) buffer)
         return drawable;
       g_clear_object (&drawable);
     }
   return NULL;
-}
-
-/* The buffer the input is read from: the buffer source up the operation's inputs (a
- * drawable's, gimp:buffer-source-validate in GIMP's graph of a layer and its effects:
- * app/core/gimpdrawable.c, gimp_drawable_real_get_source_node). */
-static GeglBuffer *
-source_buffer (GeglOperation *operation)
-{
-  GeglNode *node = gegl_node_get_producer (operation->node, "input", NULL);
-  for (int steps = 0; node && steps < 256; steps++)
-    {
-      const char *name = gegl_node_get_operation (node);
-      if (g_strcmp0 (name, "gimp:buffer-source-validate") == 0 ||
-          g_strcmp0 (name, "gegl:buffer-source") == 0)
-        {
-          GeglBuffer *buffer = NULL;
-          gegl_node_get (node, "buffer", &buffer, NULL);
-          return buffer;
-        }
-      node = gegl_node_get_producer (node, "input", NULL);
-    }
-  return NULL;
-}
-
-void
-terrain_later_init (void)
-{
-  main_thread = g_thread_self ();
 }
 
 void
@@ -161,7 +85,7 @@ terrain_later_layer (GeglOperation *operation)
 {
   if (! watch_drawables ())
     return NULL;
-  GeglBuffer *buffer = source_buffer (operation);
+  GeglBuffer *buffer = terrain_gimp_source_buffer (operation->node);
   GObject    *drawable = buffer ? drawable_of (buffer) : NULL;
   if (drawable == NULL)
     g_clear_object (&buffer);
@@ -290,14 +214,7 @@ tell_gimp (gpointer data)
   g_list_free_full (waited, (GDestroyNotify) later_free);
   if (drawable)
     {
-      const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
-      GObject             *image = NULL;
-      g_signal_emit (drawable, update_signal, 0, 0, 0, extent->width, extent->height);
-      if (flush_signal)
-        g_object_get (drawable, "image", &image, NULL);
-      if (image)
-        g_signal_emit (image, flush_signal, 0, TRUE);
-      g_clear_object (&image);
+      terrain_gimp_drawable_redraw (drawable, gegl_buffer_get_extent (buffer));
       g_object_unref (drawable);
     }
   return G_SOURCE_REMOVE;

@@ -30,17 +30,9 @@
 
 #include <gegl-plugin.h>
 
-/* Whether the render under way is for what the artist sees: in GIMP's main loop, from an
- * idle source of the canvas's priority or lower (the canvas, the previews of layers) or
- * from GTK's frame clock (a dock's view: the Histogram). Such a reader may be shown what
- * the canvas shows while a result is made, rather than wait for it. */
-gboolean    terrain_later_render (void);
-
-/* Takes the thread that asks (the module's loading) for GIMP's main thread. */
-void        terrain_later_init (void);
 /* Begins to watch GIMP's drawables, once there are (an operation's making and any render's
- * first step: the drawables seen from then on can be told). In GIMP's main thread;
- * elsewhere it does nothing. */
+ * first step: the drawables seen from then on can be told); nothing outside GIMP's process
+ * or with live effects off. */
 void        terrain_later_watch (void);
 
 /* The buffer of the drawable the operation's input is read from, referenced, when GIMP can

@@ -93,7 +93,7 @@ bind_catalogs (void)
 
 /* The module stays mapped for the life of the process. GEGL opens a module to register its
  * types and closes it at once (gegl_module_new: load, then unload), and opens it again when
- * a type is used, while the module's emission hooks (later.c, gimp-signals.c), main-loop
+ * a type is used, while the module's emission hooks (later.c, gimp-internals.c), main-loop
  * sources and threads point into its code: unmapped, GIMP crashed. Opening it once more
  * through GModule, which hands out the same GModule for the same file, and making that
  * resident keeps every close from unmapping it. FALSE where the module's file is unknown. */
@@ -127,6 +127,5 @@ gegl_module_register (GTypeModule *module)
   for (int i = 0; terrain_procedures[i]; i++)
     terrain_operation_register (module, terrain_procedures[i]);
   terrain_mainloop_probe_start ();
-  terrain_later_init ();
   return TRUE;
 }

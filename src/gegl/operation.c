@@ -1,6 +1,6 @@
 #include "operation.h"
 
-#include "gimp-signals.h"
+#include "gimp-internals.h"
 #include "heightmap.h"
 #include "huge-pages.h"
 #include "later.h"
@@ -266,32 +266,18 @@ prepare (GeglOperation *operation)
 
 /* ---- The layer ----
  *
- * The procedures work on the whole layer; a selection only masks what is written. GIMP
- * feeds a drawable filter the layer translated by minus the selection's corner and cropped
- * to the selection's bounds (app/core/gimpdrawablefilter.c: translate -> crop ->
- * operation), so the operation looks past the crop to the translated layer. Anywhere else
- * the layer is the input itself. */
-
-static gboolean
-is_operation (GeglNode *node, const char *name)
-{
-  return node && g_strcmp0 (gegl_node_get_operation (node), name) == 0;
-}
+ * The procedures work on the whole layer; a selection only masks what is written: where GIMP
+ * crops a filter's input to a selection, the operation looks past the crop to the whole
+ * layer (terrain_gimp_uncropped_layer). Anywhere else the layer is the input itself. */
 
 /* The node that gives the whole layer, and the layer's rectangle in our coordinates. */
 static GeglNode *
 layer_source (GeglOperation *operation, GeglRectangle *layer)
 {
-  GeglNode *input = gegl_node_get_producer (operation->node, "input", NULL);
-  GeglNode *translate = input ? gegl_node_get_producer (input, "input", NULL) : NULL;
-  if ((is_operation (input, "gegl:crop") || is_operation (input, "gegl:nop")) &&
-      is_operation (translate, "gegl:translate"))
-    {
-      *layer = gegl_node_get_bounding_box (translate);
-      return translate;
-    }
-  *layer = input_box (operation);
-  return NULL;
+  GeglNode *uncropped = terrain_gimp_uncropped_layer (operation->node, layer);
+  if (uncropped == NULL)
+    *layer = input_box (operation);
+  return uncropped;
 }
 
 /* The pixels' heights; FALSE when one is not a finite number: that is no heightmap. */
@@ -595,7 +581,7 @@ static GeglBuffer *
 layer_for_later (GeglOperation *operation, const TerrainResultKey *key, int factor,
                  gsize cells)
 {
-  if (factor == 0 || ! terrain_later_render () || ! terrain_result_keepable (cells) ||
+  if (factor == 0 || ! terrain_gimp_display_render () || ! terrain_result_keepable (cells) ||
       ! terrain_later_allowed (key))
     return NULL;
   return terrain_later_layer (operation);
@@ -655,7 +641,7 @@ canvas_chunks (GeglOperation *operation)
 {
   GeglRectangle layer;
   layer_source (operation, &layer);
-  return whole_layer (operation) && terrain_later_render () &&
+  return whole_layer (operation) && terrain_gimp_display_render () &&
          terrain_look_factor (OPERATION_CLASS (operation)->info, layer.width, layer.height) > 0 &&
          terrain_result_keepable ((gsize) layer.width * layer.height);
 }
@@ -716,7 +702,7 @@ static void
 witness_layer (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *layer,
                const TerrainResultKey *settings, TerrainResult *result)
 {
-  if (terrain_later_render () || terrain_stroke_render (OPERATION (operation)->stroke) ||
+  if (terrain_gimp_display_render () || terrain_stroke_render (OPERATION (operation)->stroke) ||
       ! terrain_result_wants_witness (result))
     return;
   TerrainTileWitness *witness = terrain_tile_witness_new (input, layer);
@@ -725,167 +711,271 @@ witness_layer (GeglOperation *operation, GeglBuffer *input, const GeglRectangle 
                                  terrain_tile_witness_free);
 }
 
-/* The procedure's heights for the whole layer: kept from an earlier render of the same
+/* ---- One render of the whole layer ----
+ *
+ * The procedure's heights for the whole layer: kept from an earlier render of the same
  * pixels and settings, else rendered and kept; for a stroke's render, the filter's look
  * (stroke.h: not kept); for the canvas's, when it can be, the look while the result is made
  * in a thread (later.h), and what it was shown again for its later asks (shown_again). A
- * full result of a filter with looks is the base of the next stroke's. The layer's pixels,
- * where it read them whole and they were not handed to a thread, go to *layer_pixels (a
- * block of terrain_pages_alloc, or NULL), for writing the result (terrain_write_result). */
+ * full result of a filter with looks is the base of the next stroke's. What the render is
+ * for is decided once (find_kept, then plan_look), then done step by step. */
+typedef struct
+{
+  GeglOperation           *operation;
+  GeglBuffer              *input;
+  GeglNode                *source;
+  const GeglRectangle     *layer;
+  const TerrainPixelCodec *codec;
+  gsize                    n;
+  gint                     invalidations; /* the node's, when the render began */
+  int                      factor;        /* the look's reduction (terrain_look_factor) */
+  TerrainResultKey         settings;      /* of the layer's size and settings */
+  TerrainResultKey         key;           /* of the pixels and settings, or what was shown */
+  Shown                    shown;
+  Look                     last_look;
+  guint                    base_id;
+  TerrainResult           *witnessed; /* kept, found by the layer's tiles */
+  GeglBuffer              *later;     /* the layer whose result is made in a thread */
+  gboolean canvas;       /* the canvas's render, chunk by chunk (canvas_chunks) */
+  gboolean unread;       /* the canvas asks again for what it was shown: layer not read */
+  gboolean reads;        /* the procedure reads the layer */
+  gboolean based;        /* the stroke has a base for its looks */
+  gboolean reused;       /* the result is a kept one */
+  gboolean again;        /* the look shown, again, while its result is under way */
+  gboolean look;         /* a look, not the result */
+  gboolean reduced_look; /* a look drawn on the layer reduced, from the base */
+  gboolean look_again;   /* the stroke's last look, again */
+  gboolean rebase;       /* the render keeps a base for the strokes to come */
+  gboolean made_base_look, unfiltered;
+  guchar  *pixels; /* the layer's, where read whole */
+  float   *heights, *reduced;
+} LayerRender;
+
+/* Reads what the render needs to know whether its result is kept or under way, and finds
+ * it: sets unread, reads, witnessed, key, based, reused and later. */
+static TerrainStatus
+find_kept (LayerRender *r, TerrainResult **result)
+{
+  GeglOperation    *operation = r->operation;
+  TerrainOperation *self = OPERATION (operation);
+  r->unread = r->canvas && shown_again (operation, &r->shown, &r->settings, r->invalidations,
+                                        r->factor, r->n, result, &r->later);
+  r->reads = ! r->unread && terrain_reads_layer (OPERATION_CLASS (operation)->info, self->values);
+  r->key = r->unread ? r->shown.key : r->settings;
+  /* A kept result whose layer's tiles are the input's needs the layer neither read nor
+   * hashed (at 1024 x 1024, 16 bits, that took 0.4 ms of a 1.9 ms merge served again). */
+  r->witnessed = r->reads ? witnessed_result (r->input, r->layer, &r->settings, r->n, &r->key)
+                          : NULL;
+  /* The canvas's renders read the layer whole at once (after a stroke, its result is seldom
+   * kept); the others only hash it, and read it whole where they make heights of it. */
+  if (r->reads && ! r->witnessed &&
+      ! read_layer (operation, r->input, r->source, r->layer, r->codec, &r->key,
+                    r->canvas ? &r->pixels : NULL))
+    return TERRAIN_ERROR_NO_MEMORY;
+  r->based = r->factor > 0 && terrain_stroke_has_base (self->stroke, &r->settings,
+                                                       r->layer->width, r->layer->height,
+                                                       r->factor);
+  r->reused = r->unread      ? r->later == NULL
+              : r->witnessed ? (*result = r->witnessed) != NULL
+                             : (*result = terrain_result_lookup (&r->key, r->n)) != NULL;
+  if (! r->unread && ! r->reused)
+    r->later = layer_for_later (operation, &r->key, r->factor, r->n);
+  if (! r->reused && r->later == NULL && terrain_later_wait (&r->key))
+    r->reused = (*result = terrain_result_lookup (&r->key, r->n)) != NULL; /* not twice */
+  return TERRAIN_OK;
+}
+
+/* Whether the render shows a look, which one, and whether it keeps a base. */
+static void
+plan_look (LayerRender *r)
+{
+  TerrainOperation *self = OPERATION (r->operation);
+  /* The canvas asks again, chunk by chunk, for the look it was shown (its layer read again
+   * after an invalidation, and the same, or not read: shown_again): the same look, while its
+   * result is under way. Once it is not (cancelled, or given up), the look is made again and
+   * its result started again: a look is never shown for good. */
+  r->again = r->later && r->shown.look && memcmp (&r->shown.key, &r->key, sizeof r->key) == 0 &&
+             terrain_later_under_way (&r->key);
+  r->look = ! r->reused && (r->later || (r->factor > 1 && r->based &&
+                                         terrain_stroke_render (self->stroke)));
+  /* A reduced look drawn from the base is the stroke's last one again when the layer, the
+   * settings and the base are the same (the canvas's render after mouse up). */
+  r->base_id = terrain_stroke_base_id (self->stroke);
+  r->reduced_look = r->look && r->factor > 1 && r->based;
+  r->look_again = r->reduced_look && ! r->again && r->last_look.result != NULL &&
+                  r->base_id != 0 && r->last_look.base == r->base_id &&
+                  memcmp (&r->last_look.key, &r->key, sizeof r->key) == 0;
+  /* A base serves the looks of the strokes to come on the canvas: the canvas's renders and
+   * the strokes' keep one; a merge's, an export's or a script's keep none (under River
+   * Erosion at 1024 x 1024 that cost a reduced copy of the result and, 0.2 s later, the
+   * filter at 512 x 512 in a thread, taking a processor from whatever GIMP did next). */
+  r->rebase = r->factor > 0 && ! r->look && ! r->unread &&
+              (terrain_stroke_render (self->stroke) || terrain_gimp_display_render ()) &&
+              ! terrain_stroke_is_base (self->stroke, &r->settings, &r->key, r->layer->width,
+                                        r->layer->height, r->factor);
+}
+
+/* The layer's pixels, reduced and heights as the plan needs them; starts the result's
+ * thread and keeps the base. */
+static TerrainStatus
+prepare_heights (LayerRender *r)
+{
+  GeglOperation    *operation = r->operation;
+  TerrainOperation *self = OPERATION (operation);
+  const int         width = r->layer->width, height = r->layer->height;
+  const gboolean    new_look = ! r->again && ! r->look_again;
+  TerrainStatus     status = TERRAIN_OK;
+  /* The layer's pixels, where they are made heights: a kept result served again needs none. */
+  if (r->reads && r->pixels == NULL && ((! r->reused && ! r->again) || (r->reused && r->rebase)) &&
+      ! read_layer (operation, r->input, r->source, r->layer, r->codec, NULL, &r->pixels))
+    status = TERRAIN_ERROR_NO_MEMORY;
+  /* A reduced look needs the layer reduced alone (heights only to write the look into); a
+   * look shown again needs neither. */
+  if (status == TERRAIN_OK && r->reduced_look && new_look)
+    status = layer_reduced (operation, r->codec, r->pixels, width, height, r->factor,
+                            &r->reduced);
+  if (status == TERRAIN_OK && ! r->reused && new_look)
+    status = layer_heights (operation, r->codec, r->reduced_look ? NULL : r->pixels, r->n,
+                            &r->heights);
+  if (status == TERRAIN_OK && r->later && ! r->again)
+    terrain_later_start (&r->key, &r->settings, OPERATION_CLASS (operation)->info,
+                         self->values, &r->pixels, r->codec, width, height, r->factor,
+                         self->stroke, r->later, operation->node,
+                         gegl_operation_get_name (operation));
+  if (status == TERRAIN_OK && r->rebase && r->reused)
+    status = layer_heights (operation, r->codec, r->pixels, r->n, &r->heights);
+  if (status == TERRAIN_OK && r->rebase)
+    terrain_stroke_keep (self->stroke, &r->settings, &r->key, OPERATION_CLASS (operation)->info,
+                         self->values, r->heights, width, height, r->factor);
+  return status;
+}
+
+/* The result the plan asked for, in *result (unless it is a kept one already). */
+static TerrainStatus
+make_result (LayerRender *r, TerrainResult **result, char *why, size_t why_size)
+{
+  GeglOperation        *operation = r->operation;
+  TerrainOperation     *self = OPERATION (operation);
+  const TerrainProgress progress = { report, operation };
+  const int             width = r->layer->width, height = r->layer->height;
+  TerrainStatus         status = TERRAIN_OK;
+  if (r->again)
+    *result = terrain_result_ref (r->shown.look);
+  else if (r->look_again)
+    *result = terrain_result_ref (r->last_look.result);
+  else if (! r->reused)
+    {
+      status = r->look ? look_at (operation, &r->settings, r->later && ! r->based, r->reduced,
+                                  r->heights, width, height, r->factor, &r->made_base_look,
+                                  &r->unfiltered, &progress, why, why_size)
+                       : terrain_procedure_render (OPERATION_CLASS (operation)->info,
+                                                   self->values, r->heights, width, height,
+                                                   &progress, why, why_size);
+      if (status == TERRAIN_OK)
+        *result = terrain_result_new (g_steal_pointer (&r->heights), r->n);
+      if (status == TERRAIN_OK && ! r->look)
+        terrain_result_keep (&r->key, *result);
+    }
+  if (status == TERRAIN_OK && r->reads && ! r->look && ! r->witnessed)
+    witness_layer (operation, r->input, r->layer, &r->settings, *result);
+  if (status == TERRAIN_OK && r->look)
+    terrain_stroke_forget (operation);
+  if (status == TERRAIN_OK && r->reduced_look && ! r->again && ! r->look_again)
+    look_put (self, &(Look) { terrain_result_ref (*result), r->key, r->base_id });
+  return status;
+}
+
+/* What the canvas was shown, for its later asks (shown_again); takes r->shown. */
+static void
+remember_shown (LayerRender *r, TerrainStatus status, TerrainResult *result)
+{
+  Shown *shown = &r->shown;
+  if (status == TERRAIN_OK && r->canvas && ! r->again)
+    {
+      terrain_result_unref (shown->look);
+      shown->look = r->look ? terrain_result_ref (result) : NULL;
+      shown->result = ! r->look;
+      shown->key = r->key;
+    }
+  if (status == TERRAIN_OK && r->canvas)
+    {
+      /* Read at this count, the layer was that of what was shown (again: the same). */
+      shown->settings = r->settings;
+      shown->invalidations = r->invalidations;
+    }
+  else
+    {
+      g_clear_pointer (&shown->look, terrain_result_unref);
+      shown->result = FALSE;
+    }
+  shown_put (OPERATION (r->operation), shown);
+}
+
+static void
+log_layer_render (const LayerRender *r, TerrainStatus status)
+{
+  const int width = r->layer->width, height = r->layer->height;
+  if (r->look)
+    log_render (r->operation, "%dx%d: %s at 1/%d, %s%s%s", width, height,
+                status == TERRAIN_OK ? "looked at" : "failed", r->factor,
+                ! r->later      ? "for a stroke"
+                : r->unfiltered ? "unfiltered, while its result is made in a thread"
+                : ! r->based    ? "stale, while its result is made in a thread"
+                                : "while its result is made in a thread",
+                r->made_base_look ? ", and the base's look"
+                : r->look_again   ? ", the last look again"
+                                  : "",
+                r->unread ? ", again, the layer not read" : r->again ? ", again" : "");
+  else
+    log_render (r->operation, "%dx%d: %s%s", width, height,
+                r->reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed",
+                r->unread      ? ", again, the layer not read"
+                : r->witnessed ? ", its layer's tiles the same, not read"
+                               : "");
+}
+
+/* The layer's pixels, where they were read whole and not handed to a thread, go to
+ * *layer_pixels (a block of terrain_pages_alloc, or NULL), for writing the result
+ * (terrain_write_result). */
 static TerrainStatus
 render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
               const GeglRectangle *layer, const TerrainPixelCodec *codec,
               TerrainResult **result, guchar **layer_pixels, char *why, size_t why_size)
 {
-  const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
-  TerrainOperation           *self = OPERATION (operation);
-  const TerrainProgress       progress = { report, operation };
-  const int                   width = layer->width, height = layer->height;
-  const gsize                 n = (gsize) width * height;
-  const gint                  invalidations = g_atomic_int_get (&self->invalidations);
-  const TerrainResultKey      settings = result_key (operation, codec, layer);
-  const int                   factor = terrain_look_factor (info, width, height);
-  const gboolean              canvas = canvas_chunks (operation);
-  guchar                     *pixels = NULL;
-  GeglBuffer                 *later = NULL;
-  Shown                       shown = shown_get (self);
-  Look                        last_look = look_get (self);
-  const gboolean              unread = canvas && shown_again (operation, &shown, &settings,
-                                                             invalidations, factor, n, result,
-                                                             &later);
-  const gboolean              reads = ! unread && terrain_reads_layer (info, self->values);
-  TerrainResultKey            key = unread ? shown.key : settings;
-  /* A kept result whose layer's tiles are the input's needs the layer neither read nor
-   * hashed (at 1024 x 1024, 16 bits, that took 0.4 ms of a 1.9 ms merge served again). */
-  TerrainResult *witnessed =
-    reads ? witnessed_result (input, layer, &settings, n, &key) : NULL;
-  /* The canvas's renders read the layer whole at once (after a stroke, its result is seldom
-   * kept); the others only hash it, and read it whole where they make heights of it. */
-  if (reads && ! witnessed &&
-      ! read_layer (operation, input, source, layer, codec, &key, canvas ? &pixels : NULL))
+  TerrainOperation *self = OPERATION (operation);
+  LayerRender       r = {
+    .operation = operation,
+    .input = input,
+    .source = source,
+    .layer = layer,
+    .codec = codec,
+    .n = (gsize) layer->width * layer->height,
+    .invalidations = g_atomic_int_get (&self->invalidations),
+    .settings = result_key (operation, codec, layer),
+    .factor = terrain_look_factor (OPERATION_CLASS (operation)->info, layer->width,
+                                   layer->height),
+    .canvas = canvas_chunks (operation),
+    .shown = shown_get (self),
+    .last_look = look_get (self),
+  };
+  TerrainStatus status = find_kept (&r, result);
+  if (status != TERRAIN_OK)
     {
-      terrain_result_unref (shown.look);
-      terrain_result_unref (last_look.result);
-      return TERRAIN_ERROR_NO_MEMORY;
+      terrain_result_unref (r.shown.look);
+      terrain_result_unref (r.last_look.result);
+      return status;
     }
-  const gboolean         based = factor > 0 && terrain_stroke_has_base (self->stroke, &settings,
-                                                                        width, height, factor);
-  gboolean reused = unread      ? later == NULL
-                    : witnessed ? (*result = witnessed) != NULL
-                                : (*result = terrain_result_lookup (&key, n)) != NULL;
-  if (! unread && ! reused)
-    later = layer_for_later (operation, &key, factor, n);
-  if (! reused && later == NULL && terrain_later_wait (&key))
-    reused = (*result = terrain_result_lookup (&key, n)) != NULL; /* not computed twice */
-  TerrainStatus status = TERRAIN_OK;
-  float        *heights = NULL, *reduced = NULL;
-  /* The canvas asks again, chunk by chunk, for the look it was shown (its layer read again
-   * after an invalidation, and the same, or not read: shown_again): the same look, while its
-   * result is under way. Once it is not (cancelled, or given up), the look is made again and
-   * its result started again: a look is never shown for good. */
-  const gboolean again =
-    later && shown.look && memcmp (&shown.key, &key, sizeof key) == 0 &&
-    terrain_later_under_way (&key);
-  gboolean       made_base_look = FALSE, unfiltered = FALSE;
-  const gboolean look =
-    ! reused && (later || (factor > 1 && based && terrain_stroke_render (self->stroke)));
-  /* A reduced look drawn from the base is the stroke's last one again when the layer, the
-   * settings and the base are the same (the canvas's render after mouse up). */
-  const guint    base_id = terrain_stroke_base_id (self->stroke);
-  const gboolean reduced_look = look && factor > 1 && based;
-  const gboolean look_again = reduced_look && ! again && last_look.result != NULL &&
-                              base_id != 0 && last_look.base == base_id &&
-                              memcmp (&last_look.key, &key, sizeof key) == 0;
-  /* A base serves the looks of the strokes to come on the canvas: the canvas's renders and
-   * the strokes' keep one; a merge's, an export's or a script's keep none (under River
-   * Erosion at 1024 x 1024 that cost a reduced copy of the result and, 0.2 s later, the
-   * filter at 512 x 512 in a thread, taking a processor from whatever GIMP did next). */
-  const gboolean rebase = factor > 0 && ! look && ! unread &&
-                          (terrain_stroke_render (self->stroke) || terrain_later_render ()) &&
-                          ! terrain_stroke_is_base (self->stroke, &settings, &key, width, height,
-                                                    factor);
-  /* The layer's pixels, where they are made heights: a kept result served again needs none. */
-  if (reads && pixels == NULL && ((! reused && ! again) || (reused && rebase)) &&
-      ! read_layer (operation, input, source, layer, codec, NULL, &pixels))
-    status = TERRAIN_ERROR_NO_MEMORY;
-  /* A reduced look needs the layer reduced alone (heights only to write the look into); a
-   * look shown again needs neither. */
-  if (status == TERRAIN_OK && reduced_look && ! again && ! look_again)
-    status = layer_reduced (operation, codec, pixels, width, height, factor, &reduced);
-  if (status == TERRAIN_OK && ! reused && ! again && ! look_again)
-    status = layer_heights (operation, codec, reduced_look ? NULL : pixels, n, &heights);
-  if (status == TERRAIN_OK && later && ! again)
-    terrain_later_start (&key, &settings, info, self->values, &pixels, codec, width, height,
-                         factor, self->stroke, later, operation->node,
-                         gegl_operation_get_name (operation));
-  if (status == TERRAIN_OK && rebase && reused)
-    status = layer_heights (operation, codec, pixels, n, &heights);
-  if (status == TERRAIN_OK && rebase)
-    terrain_stroke_keep (self->stroke, &settings, &key, info, self->values, heights, width,
-                         height, factor);
-  if (again)
-    *result = terrain_result_ref (shown.look);
-  else if (status == TERRAIN_OK && look_again)
-    *result = terrain_result_ref (last_look.result);
-  else if (status == TERRAIN_OK && ! reused)
-    {
-      status = look ? look_at (operation, &settings, later && ! based, reduced, heights, width,
-                               height, factor, &made_base_look, &unfiltered, &progress, why,
-                               why_size)
-                    : terrain_procedure_render (info, self->values, heights, width, height,
-                                                &progress, why, why_size);
-      if (status == TERRAIN_OK)
-        *result = terrain_result_new (g_steal_pointer (&heights), n);
-      if (status == TERRAIN_OK && ! look)
-        terrain_result_keep (&key, *result);
-    }
-  if (status == TERRAIN_OK && reads && ! look && ! witnessed)
-    witness_layer (operation, input, layer, &settings, *result);
-  if (status == TERRAIN_OK && look)
-    terrain_stroke_forget (operation);
-  if (status == TERRAIN_OK && reduced_look && ! again && ! look_again)
-    look_put (self, &(Look) { terrain_result_ref (*result), key, base_id });
-  terrain_result_unref (last_look.result);
-  if (status == TERRAIN_OK && canvas && ! again)
-    {
-      terrain_result_unref (shown.look);
-      shown.look = look ? terrain_result_ref (*result) : NULL;
-      shown.result = ! look;
-      shown.key = key;
-    }
-  if (status == TERRAIN_OK && canvas)
-    {
-      /* Read at this count, the layer was that of what was shown (again: the same). */
-      shown.settings = settings;
-      shown.invalidations = invalidations;
-    }
-  else
-    {
-      g_clear_pointer (&shown.look, terrain_result_unref);
-      shown.result = FALSE;
-    }
-  shown_put (self, &shown);
-  terrain_pages_free (heights);
-  g_free (reduced);
-  if (look)
-    log_render (operation, "%dx%d: %s at 1/%d, %s%s%s", width, height,
-                status == TERRAIN_OK ? "looked at" : "failed", factor,
-                ! later      ? "for a stroke"
-                : unfiltered ? "unfiltered, while its result is made in a thread"
-                : ! based    ? "stale, while its result is made in a thread"
-                             : "while its result is made in a thread",
-                made_base_look ? ", and the base's look"
-                : look_again   ? ", the last look again"
-                               : "",
-                unread ? ", again, the layer not read" : again ? ", again" : "");
-  else
-    log_render (operation, "%dx%d: %s%s", width, height,
-                reused ? "reused" : status == TERRAIN_OK ? "computed" : "failed",
-                unread      ? ", again, the layer not read"
-                : witnessed ? ", its layer's tiles the same, not read"
-                            : "");
-  g_clear_object (&later);
-  *layer_pixels = g_steal_pointer (&pixels);
+  plan_look (&r);
+  status = prepare_heights (&r);
+  if (status == TERRAIN_OK)
+    status = make_result (&r, result, why, why_size);
+  terrain_result_unref (r.last_look.result);
+  remember_shown (&r, status, *result);
+  terrain_pages_free (r.heights);
+  g_free (r.reduced);
+  log_layer_render (&r, status);
+  g_clear_object (&r.later);
+  *layer_pixels = g_steal_pointer (&r.pixels);
   return status;
 }
 

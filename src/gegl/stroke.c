@@ -2,7 +2,7 @@
 
 #include "reduced.h"
 #include "heightmap.h"
-#include "live.h"
+#include "gimp-internals.h"
 #include "render-source.h"
 
 #include <string.h>

@@ -1,6 +1,6 @@
 /* The GEGL module's operations in GEGL alone, without GIMP: seconds, where GIMP's tests take
  * minutes. GEGL_PATH names the module's folder (meson.build), so `terrain:*` load as in
- * GIMP; outside GIMP the module renders every effect exactly and in place (live.h).
+ * GIMP; outside GIMP the module renders every effect exactly and in place (gimp-internals.h).
  *
  *  - pure: an operation's output is a function of its input and properties. A part of the
  *    output asked alone is that part of the whole; the same graph asked again, a new graph

@@ -1,6 +1,7 @@
-/* Which renders are a stroke's (src/gegl/render-source.h): the sources of GLib's default main
- * context told apart as GIMP's are, and the clock that takes GIMP's paint tool's mouse up as
- * the stroke's only from GDK's events, soon after the paint timer and before any idle. */
+/* Which renders are a stroke's (src/gegl/render-source.h, gimp-internals.h): the sources of
+ * GLib's default main context told apart as GIMP's are, and the clock that takes GIMP's paint
+ * tool's mouse up as the stroke's only from GDK's events, soon after the paint timer and
+ * before any idle. */
 #include "check.h"
 #include "render-source.h"
 
