@@ -456,6 +456,68 @@ last_half_diffusion (Solution *s, double half)
   return TERRAIN_OK;
 }
 
+/* The solution's settings for a run of `stages` stages, and the network kept across them;
+ * s->keep, s->used and s->depth are set. */
+static TerrainStatus
+set_up (Solution *s, RiverRun *r, int stages)
+{
+  const RiverGrid *g = &r->g;
+  const double     side = g->width > g->height ? g->width : g->height;
+  s->r = r;
+  s->age = r->p->age / stages;
+  s->passes[0] = r->uplift ? (r->estimate ? PASSES_FROM_ESTIMATE : PASSES_GROWING)
+                 : stages > 1 ? PASSES_ERODING_STAGED : PASSES_ERODING;
+  s->passes[1] = r->uplift ? s->passes[0] / 2 : PASSES_ERODING_STAGED;
+  /* Eroding a layer in stages, the later stages solve on the network the first one solved
+   * on: no new receivers and no new order, together a quarter of the run. The stages are
+   * there for the diffusion between them, not for a new network. On a 16-bit Infinite
+   * Field at the defaults this took the run from 106 to 85 ms at 1024 x 1024 and from 2.57
+   * to 2.22 s at 4096 x 4096 (two threads), the root mean square difference from the
+   * simulation from 0.31 to 0.30 of its change (on the bench's Diamond-Square from 0.47 to
+   * 0.46); at 512 x 512, from 0.41 to 0.40 at age 3, 0.57 to 0.47 at age 10, 0.24 to 0.24
+   * at age 30, and 0.31 to 0.34 at age 1. Growing ranges still find each stage's network:
+   * it changes until the steady state. */
+  s->keep_network = ! r->uplift;
+  if (s->keep_network && stages > 1)
+    {
+      s->from_a = terrain_alloc (g->cells * (2 * sizeof (int32_t) + sizeof (float)));
+      if (s->from_a == NULL)
+        return TERRAIN_ERROR_NO_MEMORY;
+      s->from_b = s->from_a + g->cells;
+      s->from_f = (float *) (void *) (s->from_b + g->cells);
+    }
+  s->uplift_scale = 1.0 / TERRAIN_RIVER_AGE_PER_STEP;
+  s->step_length[0] = 1.0 / side;
+  s->step_length[1] = sqrt (2.0) / side;
+  s->inverse_power[0] = 0.0;
+  for (int a = 1; a < RIVER_POWER_TABLE; a++)
+    s->inverse_power[a] = pow (a * r->cell_area, -r->p->area_exponent);
+  return TERRAIN_OK;
+}
+
+/* The stages, with the diffusion split around them (last_half_diffusion). */
+static TerrainStatus
+run_stages (Solution *s, float *start, int stages)
+{
+  RiverRun     *r = s->r;
+  const double  full = r->diffusion.coefficient;
+  const double  per_stage = (RIVER_STEPS_END - RIVER_FILL_END) / stages;
+  TerrainStatus status = TERRAIN_OK;
+  if (r->diffusion.block && ! r->uplift)
+    status = river_diffusion_set (&r->diffusion, &r->g, 0.5 * full);
+  for (int stage = 0; stage < stages && status == TERRAIN_OK; stage++)
+    {
+      if (stage == 1)
+        status = river_diffusion_set (&r->diffusion, &r->g, full);
+      if (status == TERRAIN_OK)
+        status = run_stage (s, start, stage == 0, RIVER_FILL_END + stage * per_stage,
+                            RIVER_FILL_END + (stage + 1) * per_stage);
+    }
+  if (status == TERRAIN_OK && r->diffusion.block && ! r->uplift)
+    status = last_half_diffusion (s, 0.5 * full);
+  return status;
+}
+
 TerrainStatus
 river_analytical (RiverRun *r)
 {
@@ -476,55 +538,10 @@ river_analytical (RiverRun *r)
     {
       s->keep = keep;
       s->used = used;
-      const double side = g->width > g->height ? g->width : g->height;
-      s->r = r;
       s->depth = depth;
-      s->age = r->p->age / stages;
-      s->passes[0] = r->uplift ? (r->estimate ? PASSES_FROM_ESTIMATE : PASSES_GROWING)
-                     : stages > 1 ? PASSES_ERODING_STAGED : PASSES_ERODING;
-      s->passes[1] = r->uplift ? s->passes[0] / 2 : PASSES_ERODING_STAGED;
-      /* Eroding a layer in stages, the later stages solve on the network the first one
-       * solved on: no new receivers and no new order, together a quarter of the run. The
-       * stages are there for the diffusion between them, not for a new network. On a
-       * 16-bit Infinite Field at the defaults this took the run from 106 to 85 ms at
-       * 1024 x 1024 and from 2.57 to 2.22 s at 4096 x 4096 (two threads), the root mean
-       * square difference from the simulation from 0.31 to 0.30 of its change (on the
-       * bench's Diamond-Square from 0.47 to 0.46); at 512 x 512, from 0.41 to 0.40 at age 3,
-       * 0.57 to 0.47 at age 10, 0.24 to 0.24 at age 30, and 0.31 to 0.34 at age 1. Growing
-       * ranges still find each stage's network: it changes until the steady state. */
-      s->keep_network = ! r->uplift;
-      status = TERRAIN_OK;
-      if (s->keep_network && stages > 1)
-        {
-          s->from_a = terrain_alloc (g->cells * (2 * sizeof (int32_t) + sizeof (float)));
-          if (s->from_a == NULL)
-            status = TERRAIN_ERROR_NO_MEMORY;
-          else
-            {
-              s->from_b = s->from_a + g->cells;
-              s->from_f = (float *) (void *) (s->from_b + g->cells);
-            }
-        }
-      s->uplift_scale = 1.0 / TERRAIN_RIVER_AGE_PER_STEP;
-      s->step_length[0] = 1.0 / side;
-      s->step_length[1] = sqrt (2.0) / side;
-      s->inverse_power[0] = 0.0;
-      for (int a = 1; a < RIVER_POWER_TABLE; a++)
-        s->inverse_power[a] = pow (a * r->cell_area, -r->p->area_exponent);
-      const double full = r->diffusion.coefficient;
-      if (status == TERRAIN_OK && r->diffusion.block && ! r->uplift)
-        status = river_diffusion_set (&r->diffusion, g, 0.5 * full);
-      const double per_stage = (RIVER_STEPS_END - RIVER_FILL_END) / stages;
-      for (int stage = 0; stage < stages && status == TERRAIN_OK; stage++)
-        {
-          if (stage == 1)
-            status = river_diffusion_set (&r->diffusion, g, full);
-          if (status == TERRAIN_OK)
-            status = run_stage (s, start, stage == 0, RIVER_FILL_END + stage * per_stage,
-                                RIVER_FILL_END + (stage + 1) * per_stage);
-        }
-      if (status == TERRAIN_OK && r->diffusion.block && ! r->uplift)
-        status = last_half_diffusion (s, 0.5 * full);
+      status = set_up (s, r, stages);
+      if (status == TERRAIN_OK)
+        status = run_stages (s, start, stages);
     }
   if (g->direction != receivers)
     {
