@@ -198,17 +198,50 @@ exiting (GSignalInvocationHint *hint, guint count, const GValue *params, gpointe
   return TRUE;
 }
 
+/* GIMP's Gimp::exit (app/core/gimp.c): gboolean (gboolean kill_it); 0 where it does not fit
+ * or GIMP has made no Gimp yet. */
+static guint
+exit_signal (void)
+{
+  return checked_signal (made_class ("Gimp"), "exit", G_TYPE_BOOLEAN, 1, G_TYPE_BOOLEAN);
+}
+
 void
 terrain_gimp_on_exit (void (*drop) (void))
 {
   static gint watched;
   if (g_atomic_int_get (&watched))
     return;
-  /* GIMP's Gimp::exit (app/core/gimp.c): gboolean (gboolean kill_it). */
-  const guint exit = checked_signal (made_class ("Gimp"), "exit", G_TYPE_BOOLEAN, 1,
-                                     G_TYPE_BOOLEAN);
+  const guint exit = exit_signal ();
   if (exit != 0 && g_atomic_int_compare_and_exchange (&watched, 0, 1))
     g_signal_add_emission_hook (exit, 0, exiting, (gpointer) drop, NULL);
+}
+
+static gboolean
+quitting (GObject *gimp, gboolean kill_it, gpointer quit)
+{
+  (void) gimp;
+  (void) kill_it;
+  ((void (*) (void)) quit) ();
+  return FALSE;
+}
+
+void
+terrain_gimp_on_quit (GObject *drawable, void (*quit) (void))
+{
+  static gint connected;
+  GObject    *image = NULL, *gimp = NULL;
+  const GType type = g_type_from_name ("Gimp");
+  if (g_atomic_int_get (&connected) || exit_signal () == 0 ||
+      ! has_property (G_OBJECT_TYPE (drawable), "image", g_type_from_name ("GimpImage")))
+    return;
+  g_object_get (drawable, "image", &image, NULL);
+  if (image && has_property (G_OBJECT_TYPE (image), "gimp", type))
+    g_object_get (image, "gimp", &gimp, NULL);
+  if (gimp && g_atomic_int_compare_and_exchange (&connected, 0, 1))
+    g_signal_connect (gimp, "exit", G_CALLBACK (quitting), (gpointer) quit);
+  g_clear_object (&gimp);
+  g_clear_object (&image);
 }
 
 /* ---- Who asks ---- */

@@ -7,7 +7,9 @@
  *   GimpDrawable::update (int x, y, w, h),    at first use, by GObject's  live effects off
  *   its "buffer" and "image" properties,      introspection of GIMP's
  *   GimpImage::flush (gboolean)               own types
- *   Gimp::exit (gboolean) -> gboolean         the same                    results kept to exit
+ *   Gimp::exit (gboolean) -> gboolean, and    the same                    results kept to exit,
+ *   GimpImage's "gimp"                                                    renders under way
+ *                                                                         at GIMP's exit
  *   the paint tool's timer priority, GDK's    none ahead: a source that   the render is exact
  *   event source and GTK's frame clock by     is not recognised is an
  *   name, the canvas's idle priority          exact reader's
@@ -56,6 +58,12 @@ void          terrain_gimp_drawable_redraw (GObject *drawable, const GeglRectang
  * still held), once GIMP has made that object; call it again until then. Also when the
  * artist then cancels quitting: what `drop` drops must be only what can be made again. */
 void terrain_gimp_on_exit (void (*drop) (void));
+/* Has `quit` called in GIMP's main thread when GIMP quits for good: a handler of Gimp::exit
+ * on the Gimp of `drawable`'s image (GimpImage's "gimp"), which runs after the handler of
+ * GIMP's interface (which stops the emission to ask the artist whether to quit) and before
+ * GIMP's handler that shuts GEGL down (app/app.c: app_exit_after_callback, connected
+ * after). Connected once; call it again until then. */
+void terrain_gimp_on_quit (GObject *drawable, void (*quit) (void));
 
 /* ---- Who asks: the main-loop source GIMP's main thread renders from ----
  *

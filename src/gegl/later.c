@@ -10,10 +10,17 @@
 
 /* ---- GIMP's drawables: seen in their "update" signal, told by it ---- */
 
+/* How long quitting GIMP waits for the results under way to stop. */
+#define QUIT_US (G_USEC_PER_SEC * 3 / 2)
+
+static gint quitting; /* GIMP quits: no more results made later (quit) */
+
 /* The drawables seen last, most recent first: weak references (GIMP may delete one). */
 #define DRAWABLES_SEEN 8
 
 static GWeakRef seen[DRAWABLES_SEEN];
+
+static void quit (void);
 
 static gboolean
 seen_update (GSignalInvocationHint *hint, guint count, const GValue *params, gpointer data)
@@ -42,6 +49,7 @@ seen_update (GSignalInvocationHint *hint, guint count, const GValue *params, gpo
       g_clear_object (&before);
     }
   g_weak_ref_set (&seen[0], drawable);
+  terrain_gimp_on_quit (drawable, quit);
   return TRUE;
 }
 
@@ -85,6 +93,8 @@ terrain_later_layer (GeglOperation *operation)
 {
   if (! watch_drawables ())
     return NULL;
+  if (g_atomic_int_get (&quitting))
+    return NULL;
   GeglBuffer *buffer = terrain_gimp_source_buffer (operation->node);
   GObject    *drawable = buffer ? drawable_of (buffer) : NULL;
   if (drawable == NULL)
@@ -111,11 +121,15 @@ typedef struct
    * graph (an effect below it), and the result made of that would be replaced at once. It
    * serves the canvas's asks again until that render ends, which drops it. */
   gboolean                    waiting;
+  gboolean                    started; /* its thread was started */
+  guint                       idle;    /* the main-loop source that has it, or 0 */
 } Later;
 
 static GMutex  lock;
 static GCond   done;
 static GList  *under_way; /* of Later */
+static GList  *idling;    /* of Later: those a main-loop source has (later_idle) */
+static int     running;   /* threads making results */
 /* The keys of the last renders made later (a ring): one asked for again was not kept. */
 #define REMEMBERED 16
 static TerrainResultKey made[REMEMBERED];
@@ -172,10 +186,31 @@ log_later (const Later *later, const char *format, ...)
   va_end (args);
 }
 
+/* Has `function` run on `later` in GIMP's main loop, then `destroy` (if any); the source is
+ * remembered until then, so that quitting can remove it. Under the lock. */
+static void
+later_idle (Later *later, gint priority, GSourceFunc function, GDestroyNotify destroy)
+{
+  later->idle = g_idle_add_full (priority, function, later, destroy);
+  idling = g_list_prepend (idling, later);
+}
+
+/* No main-loop source has `later` any more. Under the lock. */
+static void
+later_not_idle (Later *later)
+{
+  if (later->idle)
+    idling = g_list_remove (idling, later);
+  later->idle = 0;
+}
+
 /* The end of a render made later (its layer may be gone already). */
 static void
 later_free (Later *later)
 {
+  g_mutex_lock (&lock);
+  later_not_idle (later);
+  g_mutex_unlock (&lock);
   terrain_stroke_release (&later->hold);
   terrain_pages_free (later->layer);
   terrain_pages_free (later->pixels);
@@ -232,7 +267,9 @@ free_later (gpointer data)
 static void
 free_in_main_loop (gpointer later)
 {
-  g_idle_add_full (G_PRIORITY_DEFAULT, free_later, later, (GDestroyNotify) later_free);
+  g_mutex_lock (&lock);
+  later_idle (later, G_PRIORITY_DEFAULT, free_later, (GDestroyNotify) later_free);
+  g_mutex_unlock (&lock);
 }
 
 /* Takes the waiting renders of `buffer` (of `stroke` alone, unless NULL) out of those under
@@ -319,12 +356,12 @@ finish (Later *later, TerrainStatus status)
       made_next = (made_next + 1) % REMEMBERED;
     }
   g_cond_broadcast (&done);
-  g_mutex_unlock (&lock);
   g_clear_pointer (&later->layer, terrain_pages_free);
   /* A cancelled render's value was replaced: the render that replaced it tells GIMP. A
    * failed one is told too: GIMP's render of the layer then gives the failure in place. */
-  g_idle_add_full (G_PRIORITY_DEFAULT, status != TERRAIN_CANCELLED ? tell_gimp : free_later,
-                   later, (GDestroyNotify) later_free);
+  later_idle (later, G_PRIORITY_DEFAULT, status != TERRAIN_CANCELLED ? tell_gimp : free_later,
+              (GDestroyNotify) later_free);
+  g_mutex_unlock (&lock);
 }
 
 static gpointer
@@ -361,7 +398,11 @@ render_later (gpointer data)
       terrain_result_unref (result);
     }
   terrain_pages_free (heights);
-  finish (later, status);
+  finish (later, status); /* `later` is the main loop's now */
+  g_mutex_lock (&lock);
+  running--;
+  g_cond_broadcast (&done);
+  g_mutex_unlock (&lock);
   return NULL;
 }
 
@@ -373,11 +414,21 @@ start_thread (gpointer data)
 {
   Later   *later = data;
   log_later (later, "%dx%d: making its result, in a thread", later->width, later->height);
+  g_mutex_lock (&lock);
+  later_not_idle (later);
+  later->started = TRUE;
+  running++;
+  g_mutex_unlock (&lock);
   GThread *thread = g_thread_try_new ("terrain-later", render_later, later, NULL);
   if (thread != NULL)
-    g_thread_unref (thread);
-  else
-    finish (later, TERRAIN_ERROR_NO_MEMORY);
+    {
+      g_thread_unref (thread);
+      return G_SOURCE_REMOVE;
+    }
+  g_mutex_lock (&lock);
+  running--;
+  g_mutex_unlock (&lock);
+  finish (later, TERRAIN_ERROR_NO_MEMORY);
   return G_SOURCE_REMOVE;
 }
 
@@ -413,7 +464,9 @@ terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settin
        * told again, so that the canvas does not keep the look. */
       log_later (later, "%dx%d: kept meanwhile, GIMP told again", width, height);
       g_clear_pointer (&later->pixels, terrain_pages_free);
-      g_idle_add_full (G_PRIORITY_DEFAULT, tell_gimp, later, (GDestroyNotify) later_free);
+      g_mutex_lock (&lock);
+      later_idle (later, G_PRIORITY_DEFAULT, tell_gimp, (GDestroyNotify) later_free);
+      g_mutex_unlock (&lock);
       return;
     }
   later->waiting = below_under_way (node, layer);
@@ -425,10 +478,57 @@ terrain_later_start (const TerrainResultKey *key, const TerrainResultKey *settin
    * and nothing else would tell GIMP once it is there. */
   GList *replaced = drop (layer, stroke, FALSE);
   under_way = g_list_prepend (under_way, later);
+  if (! later->waiting)
+    later_idle (later, G_PRIORITY_HIGH, start_thread, NULL);
   g_mutex_unlock (&lock);
   g_list_free_full (replaced, free_in_main_loop);
   if (later->waiting)
     log_later (later, "%dx%d: its result waits for the effect below it", width, height);
-  else
-    g_idle_add_full (G_PRIORITY_HIGH, start_thread, later, NULL);
+}
+
+/* The renders not started, taken out of those under way; and the sources that have a
+ * render. Under the lock. */
+static GList *
+take_unstarted (GList **sources)
+{
+  GList *unstarted = NULL;
+  for (GList *l = under_way, *next; l; l = next)
+    {
+      next = l->next;
+      Later *later = l->data;
+      if (later->started)
+        continue;
+      under_way = g_list_delete_link (under_way, l);
+      unstarted = g_list_prepend (unstarted, later);
+    }
+  for (GList *l = idling; l; l = l->next)
+    *sources = g_list_prepend (*sources, GUINT_TO_POINTER (((Later *) l->data)->idle));
+  return unstarted;
+}
+
+/* GIMP quits: every render under way is cancelled, its thread waited for (up to QUIT_US),
+ * and what the renders hold is let go (GEGL warns of buffers still held when GIMP shuts it
+ * down), with the kept results; no render is made later from then on. Main thread. */
+static void
+quit (void)
+{
+  const gint64 deadline = g_get_monotonic_time () + QUIT_US;
+  GList       *sources = NULL;
+  g_mutex_lock (&lock);
+  g_atomic_int_set (&quitting, 1);
+  for (GList *l = under_way; l; l = l->next)
+    g_atomic_int_set (&((Later *) l->data)->cancelled, 1);
+  while (running > 0 && g_cond_wait_until (&done, &lock, deadline))
+    ;
+  const int still = running;
+  GList    *unstarted = take_unstarted (&sources);
+  g_mutex_unlock (&lock);
+  /* A render's end frees it (its destroy notify); a start does not. */
+  for (GList *l = sources; l; l = l->next)
+    g_source_remove (GPOINTER_TO_UINT (l->data));
+  g_list_free (sources);
+  g_list_free_full (unstarted, (GDestroyNotify) later_free);
+  if (still > 0)
+    g_printerr ("gimp-terrain: %d result(s) still being made as GIMP quits\n", still);
+  terrain_result_forget_all ();
 }
