@@ -56,6 +56,11 @@ load_settings (TerrainView3DParams *p)
   p->view_azimuth = remembered (file, "view-azimuth", 0.0, 360.0, p->view_azimuth);
   p->view_elevation = remembered (file, "view-elevation", 0.0, 90.0, p->view_elevation);
   p->zoom = remembered (file, "zoom", 0.2, 20.0, p->zoom);
+  p->sea_level = remembered (file, "sea-level", 0.0, 1.0, p->sea_level);
+  p->sea = p->sea_level > 0.0;
+  if (read && g_key_file_has_key (file, SETTINGS_GROUP, "colours", NULL))
+    p->colours = g_key_file_get_boolean (file, SETTINGS_GROUP, "colours", NULL)
+                   ? TERRAIN_VIEW3D_COLOURS_TERRAIN : TERRAIN_VIEW3D_COLOURS_GRAY;
   g_free (path);
   g_key_file_free (file);
   return shown;
@@ -77,6 +82,9 @@ save_settings (TerrainDialogView3D *view)
   g_key_file_set_double (file, SETTINGS_GROUP, "view-azimuth", p->view_azimuth);
   g_key_file_set_double (file, SETTINGS_GROUP, "view-elevation", p->view_elevation);
   g_key_file_set_double (file, SETTINGS_GROUP, "zoom", p->zoom);
+  g_key_file_set_double (file, SETTINGS_GROUP, "sea-level", p->sea ? p->sea_level : 0.0);
+  g_key_file_set_boolean (file, SETTINGS_GROUP, "colours",
+                          p->colours == TERRAIN_VIEW3D_COLOURS_TERRAIN);
   if (g_mkdir_with_parents (folder, 0755) == 0)
     g_key_file_save_to_file (file, path, NULL);
   g_free (folder);
@@ -91,8 +99,8 @@ toggled (GtkToggleButton *toggle, TerrainDialogView3D *view)
   terrain_view3d_area_redraw (view->area);
 }
 
-/* The view above its three small sliders; angles as in the 3D View window (the sun's
- * azimuth a compass bearing, clockwise from north, the layer's top). */
+/* The view above its small sliders and its colours' check box; angles as in the 3D View
+ * window (the sun's azimuth a compass bearing, clockwise from north, the layer's top). */
 static GtkWidget *
 view_box (TerrainDialogView3D *view)
 {
@@ -106,6 +114,8 @@ view_box (TerrainDialogView3D *view)
   /* No mnemonics: the dialog's letters belong to the procedure's arguments. */
   const char *const labels[3] = { _("Sun azimuth"), _("Sun elevation"), _("Exaggeration") };
   terrain_view3d_area_add_sliders (view->area, GTK_GRID (grid), labels);
+  const char *const scene[2] = { _("Sea level"), _("Colours by height and slope") };
+  terrain_view3d_area_add_scene (view->area, GTK_GRID (grid), scene);
   gtk_box_pack_start (GTK_BOX (box), grid, FALSE, FALSE, 0);
   gtk_widget_show_all (box);
   return box;

@@ -31,6 +31,11 @@ gboolean             terrain_view3d_area_busy (TerrainView3DArea *area);
  * mnemonics. */
 void                 terrain_view3d_area_add_sliders (TerrainView3DArea *area, GtkGrid *grid,
                                                       const char *const labels[3]);
+/* Rows 3-4 of grid: a slider of the sea level (0-1 of the layer's range; 0: no sea) and a
+ * check box of the colours (by height and slope, else plain gray); labels may hold
+ * mnemonics. */
+void                 terrain_view3d_area_add_scene (TerrainView3DArea *area, GtkGrid *grid,
+                                                    const char *const labels[2]);
 /* Waits for the running render (it is short), drops what is on its way, frees. */
 void                 terrain_view3d_area_free (TerrainView3DArea *area);
 

@@ -108,6 +108,8 @@ build_window (View *view)
   const char *const labels[3] = { _("Light a_zimuth"), _("Li_ght elevation"),
                                   _("E_xaggeration") };
   terrain_view3d_area_add_sliders (view->area, GTK_GRID (grid), labels);
+  const char *const scene[2] = { _("_Sea level"), _("_Colours by height and slope") };
+  terrain_view3d_area_add_scene (view->area, GTK_GRID (grid), scene);
   gtk_box_pack_start (GTK_BOX (box), grid, FALSE, FALSE, 0);
   view->status = gtk_label_new (_(HINT));
   gtk_label_set_xalign (GTK_LABEL (view->status), 0.0);
