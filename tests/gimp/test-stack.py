@@ -12,7 +12,9 @@ the layer with its visible effects merged in a duplicate of the image:
   2. a stroke with the Paintbrush; 3. Ctrl+Z; 4. Ctrl+Y;
   5. the lower effect hidden; 6. shown again;
   7. the two in the other order, and 8. a stroke;
-  9. River Erosion, GIMP's Gaussian Blur, Hydraulic Erosion, and 10. a stroke.
+  9. River Erosion, GIMP's Gaussian Blur, Hydraulic Erosion, and 10. a stroke;
+  11. the layer duplicated (the copy above it, selected, with its effects), 12. a stroke
+      (on the copy), and 13. the image scaled to 768 x 768.
 With TERRAIN_LIVE=0 in GIMP's environment (argument --exact), the module renders every
 effect exactly and in place (src/gegl/gimp-internals.h): the same steps, no look and no result made in a
 thread, and the module's log says once that live effects are off.
@@ -39,7 +41,8 @@ RIVER, HYDRAULIC, BLUR = "terrain:river-erosion", "terrain:hydraulic-erosion", "
 STEPS = [("stack", [RIVER, HYDRAULIC]), ("stroke", None), ("undo", "ctrl+z"), ("redo", "ctrl+y"),
          ("hide", 0), ("show", 0),
          ("stack", [HYDRAULIC, RIVER]), ("stroke", None),
-         ("stack", [RIVER, BLUR, HYDRAULIC]), ("stroke", None)]
+         ("stack", [RIVER, BLUR, HYDRAULIC]), ("stroke", None),
+         ("duplicate", None), ("stroke", None), ("scale", 768)]
 
 # The script in GIMP: for each step, the script's own change (effects, visibility), then,
 # once the driver says GIMP is done, the canvas against the merge.
@@ -47,19 +50,19 @@ SCRIPT = r"""
 import json
 gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl
-RECT = Gegl.Rectangle.new(0, 0, SIZE, SIZE)
-
 def pixels(drawable):
-    return bytes(drawable.get_buffer().get(RECT, 1.0, "Y' u16", Gegl.AbyssPolicy.CLAMP))
+    rect = Gegl.Rectangle.new(0, 0, drawable.get_width(), drawable.get_height())
+    return bytes(drawable.get_buffer().get(rect, 1.0, "Y' u16", Gegl.AbyssPolicy.CLAMP))
 
 def merged():
+    # Every layer's visible effects merged, then the layers (opaque, Normal) merged.
     twin = image.duplicate()
-    heights = twin.get_layers()[0]
-    for f in heights.get_filters():
-        if not f.get_visible():
-            f.delete()
-    heights.merge_filters()
-    got = pixels(heights)
+    for heights in twin.get_layers():
+        for f in heights.get_filters():
+            if not f.get_visible():
+                f.delete()
+        heights.merge_filters()
+    got = pixels(twin.merge_visible_layers(Gimp.MergeType.CLIP_TO_IMAGE))
     twin.delete()
     return got
 
@@ -95,21 +98,33 @@ while True:
         # hidden effect), so the layer is updated too.
         layer.get_filters()[step["value"]].set_visible(step["action"] == "show")
         layer.update(0, 0, SIZE, SIZE)
+    elif step["action"] == "duplicate":
+        # As Layer > Duplicate Layer does: the copy above, selected (the next stroke's).
+        copy = layer.copy()
+        image.insert_layer(copy, None, 0)
+        image.set_selected_layers([copy])
+        layer = copy
+    elif step["action"] == "scale":
+        image.scale(step["value"], step["value"])
     Gimp.displays_flush()
     with open(os.path.join(WORKDIR, "done-%d" % n), "w") as f:
         f.write(repr(changed))
     wait_flag("check-%d" % n)
     canvas, merge = shown(), merged()
     result = {"same": canvas == merge,
-              "filters": [(f.get_operation_name(), f.get_visible()) for f in layer.get_filters()]}
+              "filters": [[(f.get_operation_name(), f.get_visible()) for f in each.get_filters()]
+                          for each in image.get_layers()]}
     if canvas != merge:
         result["differ"], result["by"] = differences(canvas, merge)
     if step["keep"]:
         for name, data in (("shown", canvas), ("merged", merge)):
             with open(os.path.join(WORKDIR, "%s-%d.raw" % (name, n)), "wb") as f:
                 f.write(data)
-    with open(os.path.join(WORKDIR, "result-%d.json" % n), "w") as f:
+    # Whole or not at all: the driver reads it as soon as it is there.
+    with open(os.path.join(WORKDIR, "result-%d.part" % n), "w") as f:
         json.dump(result, f)
+    os.rename(os.path.join(WORKDIR, "result-%d.part" % n),
+              os.path.join(WORKDIR, "result-%d.json" % n))
     n += 1
 image.clean_all()
 flag("finished")

@@ -2,7 +2,9 @@
 """The 3D View window (plug-in-terrain-3d-view run interactively) in real gimp-3 under Xvfb:
 on a shown 512² Diamond-Square layer the window opens and draws a landscape
 (WORKDIR/view3d-window.png: many colours, not one background); a drag with the mouse orbits
-the view (WORKDIR/view3d-window-orbit.png: the picture changes); a Paintbrush stroke on
+the view (WORKDIR/view3d-window-orbit.png: the picture changes); a click on the sea-level
+slider floods the lowland blue (view3d-window-sea.png), and one on 'Colours by height and
+slope' turns the land gray (view3d-window-gray.png); a Paintbrush stroke on
 GIMP's canvas shows in the window (WORKDIR/view3d-window-painted.png: the picture changes
 again, the time from mouse up printed); Escape closes it and the procedure returns. Neither
 GTK nor the plug-in may print a warning or critical.
@@ -68,7 +70,7 @@ def find(title, seconds=240):
 
 
 def grab(window):
-    return subprocess.run(["import", "-window", window, "rgb:-"], env=env, capture_output=True).stdout
+    return subprocess.run(["import", "-window", window, "-depth", "8", "rgb:-"], env=env, capture_output=True).stdout
 
 
 def settled(window, seconds=60):
@@ -93,6 +95,16 @@ def colours(pixels):
     return len({pixels[i:i + 3] for i in range(0, len(pixels) - 2, 3 * 7)})
 
 
+def count(pixels, kind):
+    """Pixels of the sky's and the sea's blues (blue above red and green) or of the land's
+    greens and browns (green or red above blue); the controls are gray."""
+    n = 0
+    for i in range(0, len(pixels) - 2, 3):
+        r, g, b = pixels[i], pixels[i + 1], pixels[i + 2]
+        n += (b > r + 15 and b > g + 5) if kind == "blue" else (g > b + 8 or r > b + 16)
+    return n
+
+
 try:
     deadline = time.time() + 240
     while not os.path.exists(os.path.join(workdir, "shown")) and time.time() < deadline and gimp.poll() is None:
@@ -114,6 +126,24 @@ try:
         orbited = settled(window)
         shoot(window, "view3d-window-orbit.png")
         checks.check(orbited != first, "a drag did not change the view")
+        # The sea-level slider (GTK warps a clicked slider to the click) floods the lowland
+        # blue; the check box turns the land's colours to gray.
+        land = count(orbited, "land")
+        xdotool("mousemove", "--window", window, 300, 529)
+        xdotool("click", 1)
+        sea = settled(window)
+        shoot(window, "view3d-window-sea.png")
+        checks.check(count(sea, "blue") > count(orbited, "blue") + 5000,
+                     "the sea-level slider brought no sea: %d blue pixels, %d before" % (
+                         count(sea, "blue"), count(orbited, "blue")))
+        xdotool("mousemove", "--window", window, 18, 557)
+        xdotool("click", 1)
+        gray = settled(window)
+        shoot(window, "view3d-window-gray.png")
+        checks.check(count(gray, "land") < land / 10,
+                     "'Colours by height and slope' off left the land coloured: %d green or "
+                     "brown pixels, %d with colours" % (count(gray, "land"), land))
+        orbited = gray
         # Paint on GIMP's canvas (the Paintbrush, black): the window follows.
         image_window = find(".*– GIMP$")
         xdotool("windowfocus", "--sync", image_window)
