@@ -14,7 +14,13 @@ the layer with its visible effects merged in a duplicate of the image:
   7. the two in the other order, and 8. a stroke;
   9. River Erosion, GIMP's Gaussian Blur, Hydraulic Erosion, and 10. a stroke;
   11. the layer duplicated (the copy above it, selected, with its effects), 12. a stroke
-      (on the copy), and 13. the image scaled to 768 x 768.
+      (on the copy), and 13. the image scaled to 768 x 768;
+  14. the image converted to 32-bit float, and 15. a stroke. In float, GIMP's canvas is not
+      its merge to the bit even for its own filters: with only GIMP's Gaussian Blur on a
+      float layer, Copy Visible and the merge differ by float roundings (up to 5e-7) in
+      98 % of the pixels, one 16-bit step apart in 1.2 % of them (3.2, batch, 256²). So from
+      step 14 on, the canvas must be within one 16-bit step of the merge (read as 16-bit),
+      as GIMP's own filters are; a look or a stale result is thousands of steps off.
 With TERRAIN_LIVE=0 in GIMP's environment (argument --exact), the module renders every
 effect exactly and in place (src/gegl/gimp-internals.h): the same steps, no look and no result made in a
 thread, and the module's log says once that live effects are off.
@@ -42,7 +48,9 @@ STEPS = [("stack", [RIVER, HYDRAULIC]), ("stroke", None), ("undo", "ctrl+z"), ("
          ("hide", 0), ("show", 0),
          ("stack", [HYDRAULIC, RIVER]), ("stroke", None),
          ("stack", [RIVER, BLUR, HYDRAULIC]), ("stroke", None),
-         ("duplicate", None), ("stroke", None), ("scale", 768)]
+         ("duplicate", None), ("stroke", None), ("scale", 768),
+         ("precision", "float"), ("stroke", None)]
+FLOAT_FROM = 13  # the step (from 0) converting to float
 
 # The script in GIMP: for each step, the script's own change (effects, visibility), then,
 # once the driver says GIMP is done, the canvas against the merge.
@@ -104,6 +112,8 @@ while True:
         image.insert_layer(copy, None, 0)
         image.set_selected_layers([copy])
         layer = copy
+    elif step["action"] == "precision":
+        image.convert_precision(Gimp.Precision.FLOAT_NON_LINEAR)
     elif step["action"] == "scale":
         image.scale(step["value"], step["value"])
     Gimp.displays_flush()
@@ -134,7 +144,8 @@ flag("finished")
 def png(live, raw):
     """A PNG beside the 16-bit raw pixels, for a person to look at."""
     if os.path.exists(raw):
-        subprocess.run(["convert", "-size", "1024x1024", "-depth", "16", "-endian", "LSB",
+        side = int(round((os.path.getsize(raw) // 2) ** 0.5))
+        subprocess.run(["convert", "-size", "%dx%d" % (side, side), "-depth", "16", "-endian", "LSB",
                         "gray:" + raw, raw[:-4] + ".png"], env=live.env, check=False)
         os.remove(raw)
 
@@ -195,12 +206,13 @@ for n, ((action, value), (result, settle)) in enumerate(zip(STEPS, results)):
     # Byte for byte. Effects above others once left 0.04 % of the pixels one step apart in
     # some sessions (GIMP's float between effects went to the layer's integers by babl fishes
     # chosen per session: src/pixels/pixel-codec.h, terrain_pixel_codec_store_in).
-    checks.check(result["same"], "%s: the canvas (Copy Visible) is not the merge: %.3f %% of "
+    same = result["same"] or (n >= FLOAT_FROM and result["by"] <= 1.0 / 65535 + 1e-9)
+    checks.check(same, "%s: the canvas (Copy Visible) is not the merge: %.3f %% of "
                  "the pixels differ, by up to %.4f %% of full scale; effects %s; renders %s" % (
                      what, 100 * result.get("differ", 0), 100 * result.get("by", 0),
                      result["filters"], result["renders"][-12:]))
     print("%s: canvas %s the merge; change -> last render %s s; effects %s" % (
-        what, "is" if result["same"] else "IS NOT", "-" if settle is None else "%.3f" % settle,
+        what, "is" if result["same"] else "is within a float rounding of" if same else "IS NOT", "-" if settle is None else "%.3f" % settle,
         result["filters"]))
 checks.check(len(results) == len(STEPS), "%d of %d steps ran" % (len(results), len(STEPS)))
 render_log = open(live.render_log).read() if os.path.exists(live.render_log) else ""
