@@ -1,11 +1,16 @@
 /* gimp-terrain's GEGL module: every procedure of the descriptor table as a GEGL operation,
  * which GIMP loads into its own process (its gegl-0.4/plug-ins folders). The core runs on
- * GEGL's threads there. */
+ * the module's own threads there (src/threads), not on GEGL's one pool: a result made in a
+ * thread for seconds would hold that pool, and GIMP's own filters would run on one core
+ * meanwhile; and what the threads share is locked by GLib's mutexes, which
+ * ThreadSanitizer sees (GEGL's pool hands work over by atomics in a library it does not
+ * instrument). */
 #define _GNU_SOURCE /* dladdr */
 #include "huge-pages.h"
 #include "later.h"
 #include "mainloop-probe.h"
 #include "operation.h"
+#include "thread-pool.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -23,39 +28,6 @@ gegl_module_query (GTypeModule *module)
 {
   (void) module;
   return &module_info;
-}
-
-/* ---- The core's threads: GEGL's ---- */
-
-typedef struct
-{
-  TerrainTask task;
-  void       *task_user;
-  int         count;
-  gint        next; /* the next index to take (atomic) */
-} Tasks;
-
-/* Each part takes the next task left, not every parts-th: tasks differ in size (River
- * Erosion's trees run largest first, one of them half the map) and a GEGL thread may start
- * late; with a fixed share, the others would wait for it. The tasks are independent, so
- * which thread runs one changes nothing of the result. */
-static void
-run_part (gint part, gint parts, gpointer data)
-{
-  Tasks *tasks = data;
-  int    i;
-  (void) part;
-  (void) parts;
-  while ((i = g_atomic_int_add (&tasks->next, 1)) < tasks->count)
-    tasks->task (tasks->task_user, i);
-}
-
-static void
-run_tasks (void *user, int count, TerrainTask task, void *task_user)
-{
-  Tasks tasks = { task, task_user, count, 0 };
-  (void) user;
-  gegl_parallel_distribute (count, run_part, &tasks);
 }
 
 /* ---- Translations: the plug-in's catalogs ---- */
@@ -121,8 +93,7 @@ gegl_module_register (GTypeModule *module)
     g_warning ("gimp-terrain: the GEGL module could not be kept loaded");
   bind_catalogs ();
   terrain_translate = translate;
-  const TerrainParallel parallel = { run_tasks, NULL, (int) MAX (1, g_get_num_processors ()) };
-  terrain_set_parallel (&parallel);
+  terrain_use_threads (terrain_thread_count ());
   terrain_use_huge_pages ();
   for (int i = 0; terrain_procedures[i]; i++)
     terrain_operation_register (module, terrain_procedures[i]);

@@ -84,7 +84,7 @@ terrain_write_result (GeglBuffer *output, GeglBuffer *input, const GeglRectangle
   else if (kept)
     copy_kept (kept, area, output, roi);
   /* A merge's whole layer on GEGL's threads; the canvas's chunks on the calling thread
-   * alone, leaving GEGL's threads to a result being made (later.h): written on them, the
+   * alone, leaving the other cores to a result being made (later.h): written on them, the
    * chunks made no stall after a stroke measurably shorter at 4096 x 4096, and its result
    * came 5-10 % later (one session each way). */
   else if (whole)
