@@ -1,4 +1,5 @@
-/* A TerrainParallel backed by GLib threads, for the plug-in, the benchmarks and the tests.
+/* A TerrainParallel backed by POSIX threads, for the plug-in, the GEGL module, the benchmarks
+ * and the tests.
  * The core stays free of GLib: it only sees the TerrainParallel callback. */
 #ifndef TERRAIN_THREAD_POOL_H
 #define TERRAIN_THREAD_POOL_H
