@@ -26,7 +26,7 @@ typedef struct
   pthread_mutex_t lock;
   pthread_cond_t  wake, done;
   pthread_mutex_t running; /* held by the thread whose run is under way */
-  int             threads, workers;
+  int             workers; /* started, kept for the life of the process */
   /* The run under way, guarded by lock (but next). */
   unsigned        run;
   int             open, joined;
@@ -117,7 +117,6 @@ terrain_use_threads (int threads)
         break;
       pthread_detach (thread);
     }
-  pool.threads = threads;
   TerrainParallel parallel = { pool_run, &pool, threads };
   terrain_set_parallel (&parallel);
 }
