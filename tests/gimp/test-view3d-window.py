@@ -41,6 +41,12 @@ Gimp.Display.new(image)
 Gimp.displays_flush()
 open(os.path.join(WORKDIR, "shown"), "w").close()
 ok = run_procedure("plug-in-terrain-3d-view", image, layer, run_mode=Gimp.RunMode.INTERACTIVE)
+# The plug-in's process ends after its answer: GIMP stopped before it has (the driver stops
+# it on "closed") left it writing to a closed pipe, and libgimp warning of it.
+import time
+deadline = time.time() + 10
+while terrain_pids() and time.time() < deadline:
+    time.sleep(0.1)
 with open(os.path.join(WORKDIR, "closed"), "w") as f:
     f.write("success" if ok else "failure")
 '''
