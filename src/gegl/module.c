@@ -2,9 +2,7 @@
  * which GIMP loads into its own process (its gegl-0.4/plug-ins folders). The core runs on
  * the module's own threads there (src/threads), not on GEGL's one pool: a result made in a
  * thread for seconds would hold that pool, and GIMP's own filters would run on one core
- * meanwhile; and what the threads share is locked by GLib's mutexes, which
- * ThreadSanitizer sees (GEGL's pool hands work over by atomics in a library it does not
- * instrument). */
+ * meanwhile. */
 #define _GNU_SOURCE /* dladdr */
 #include "huge-pages.h"
 #include "later.h"

@@ -73,7 +73,8 @@ static void
 pool_run (void *user, int count, TerrainTask task, void *task_user)
 {
   Pool *pool = user;
-  if (pthread_mutex_trylock (&pool->running) != 0)
+  /* One task needs no worker woken; nor does a loop while another thread's run is on. */
+  if (count <= 1 || pthread_mutex_trylock (&pool->running) != 0)
     {
       for (int i = 0; i < count; i++)
         task (task_user, i);
