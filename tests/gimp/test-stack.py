@@ -212,8 +212,8 @@ for n, ((action, value), (result, settle)) in enumerate(zip(STEPS, results)):
                      what, 100 * result.get("differ", 0), 100 * result.get("by", 0),
                      result["filters"], result["renders"][-12:]))
     print("%s: canvas %s the merge; change -> last render %s s; effects %s" % (
-        what, "is" if result["same"] else "is within a float rounding of" if same else "IS NOT", "-" if settle is None else "%.3f" % settle,
-        result["filters"]))
+        what, "is" if result["same"] else "is within a float rounding of" if same else "IS NOT",
+        "-" if settle is None else "%.3f" % settle, result["filters"]))
 checks.check(len(results) == len(STEPS), "%d of %d steps ran" % (len(results), len(STEPS)))
 render_log = open(live.render_log).read() if os.path.exists(live.render_log) else ""
 gimp_log = open(os.path.join(workdir, "gimp.log")).read()

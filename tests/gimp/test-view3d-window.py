@@ -139,16 +139,18 @@ try:
         xdotool("click", 1)
         sea = settled(window)
         shoot(window, "view3d-window-sea.png")
-        checks.check(count(sea, "blue") > count(orbited, "blue") + 5000,
+        blue, blue_before = count(sea, "blue"), count(orbited, "blue")
+        checks.check(blue > blue_before + 5000,
                      "the sea-level slider brought no sea: %d blue pixels, %d before" % (
-                         count(sea, "blue"), count(orbited, "blue")))
+                         blue, blue_before))
         xdotool("mousemove", "--window", window, 18, 557)
         xdotool("click", 1)
         gray = settled(window)
         shoot(window, "view3d-window-gray.png")
-        checks.check(count(gray, "land") < land / 10,
+        land_gray = count(gray, "land")
+        checks.check(land_gray < land / 10,
                      "'Colours by height and slope' off left the land coloured: %d green or "
-                     "brown pixels, %d with colours" % (count(gray, "land"), land))
+                     "brown pixels, %d with colours" % (land_gray, land))
         orbited = gray
         # Paint on GIMP's canvas (the Paintbrush, black): the window follows.
         image_window = find(".*– GIMP$")
