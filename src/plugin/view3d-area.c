@@ -1,4 +1,8 @@
-#include "view3d-area.h"
+/* The 3D view area (view3d-area.h): its jobs, which build a picture on the CPU or a scene for
+ * OpenGL on a thread of their own; the CPU's canvas; the mouse. */
+#include "view3d-area-private.h"
+
+#include <glib/gi18n-lib.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -6,53 +10,40 @@
 
 typedef struct
 {
-  TerrainView3DArea *area;
+  TerrainView3DArea  *area;
   TerrainView3DParams params;
   const TerrainView3DMesh *mesh;
+  gboolean            for_gl;  /* a scene for OpenGL, else a picture */
   int                 width, height;
   guchar             *rgb;
-  gint64              took;    /* µs the render took */
-  gboolean            on_main; /* rendered on the main thread: never, the log says */
+  TerrainView3DScene *scene;
+  gint64              took;    /* µs the job took */
+  gboolean            on_main; /* ran on the main thread: never, the log says */
 } Job;
-
-struct TerrainView3DArea
-{
-  gint                refs;    /* the owner's, and one per render on its way */
-  TerrainView3DParams params;
-  GtkWidget          *widget;
-  cairo_surface_t    *picture;
-  TerrainView3DMesh  *mesh;    /* what the running render reads, else the newest */
-  TerrainView3DMesh  *next;    /* a newer mesh, given while a render read mesh */
-  gboolean            busy, wanted, closed;
-  GThread            *thread, *main_thread;
-  gboolean            dragging, panning;
-  double              x, y;
-};
 
 static void start_render (TerrainView3DArea *area);
 
-static void
-area_unref (TerrainView3DArea *area)
+void
+view3d_area_unref (TerrainView3DArea *area)
 {
   if (--area->refs == 0)
     g_free (area);
 }
 
-/* With $TERRAIN_VIEW3D_LOG naming a file, one line a frame: how long it took, on which
- * thread, and whether it was shown (the GUI test and the benchmarks read it). */
-static void
-log_frame (const Job *job, gboolean shown)
+/* With $TERRAIN_VIEW3D_LOG naming a file, one line a frame: how long it took, how (on the
+ * CPU in another thread, or with OpenGL on the main thread), and whether it was shown (the
+ * GUI tests and the benchmarks read it). */
+void
+view3d_area_log (int width, int height, int cols, int rows, gint64 took, const char *how,
+                 gboolean shown)
 {
   static FILE *log;
   const char  *path = g_getenv ("TERRAIN_VIEW3D_LOG");
-  int          cols, rows;
   if (path == NULL || *path == '\0' || (log == NULL && (log = fopen (path, "a")) == NULL))
     return;
-  terrain_view3d_mesh_size (job->mesh, &cols, &rows);
-  fprintf (log, "%.6f pid %d frame %dx%d mesh %dx%d %.1f ms in %s, %s\n",
-           g_get_monotonic_time () / 1e6, (int) getpid (), job->width, job->height, cols, rows,
-           job->took / 1000.0, job->on_main ? "the main thread" : "another thread",
-           shown ? "shown" : "dropped");
+  fprintf (log, "%.6f pid %d frame %dx%d mesh %dx%d %.1f ms %s, %s\n",
+           g_get_monotonic_time () / 1e6, (int) getpid (), width, height, cols, rows,
+           took / 1000.0, how, shown ? "shown" : "dropped");
   fflush (log);
 }
 
@@ -74,8 +65,18 @@ surface_from (const guchar *rgb, int width, int height)
   return s;
 }
 
-/* Back on the main thread: the frame is shown unless its mesh was replaced meanwhile (it
- * would show a terrain that is no longer there; the next frame, started here, shows it). */
+static void
+log_job (const Job *job, gboolean shown)
+{
+  int cols, rows;
+  terrain_view3d_mesh_size (job->mesh, &cols, &rows);
+  view3d_area_log (job->width, job->height, cols, rows, job->took,
+                   job->on_main ? "in the main thread" : "in another thread", shown);
+}
+
+/* Back on the main thread: the frame (or the scene) is shown unless its mesh was replaced
+ * meanwhile (it would show a terrain that is no longer there; the next job, started here,
+ * shows it), or the canvas is no longer the one it was made for. */
 static gboolean
 render_done (gpointer data)
 {
@@ -87,49 +88,82 @@ render_done (gpointer data)
   area->busy = FALSE;
   if (! area->closed)
     {
-      const gboolean stale = area->next != NULL;
-      log_frame (job, ! stale);
-      if (! stale)
+      const gboolean stale = area->next != NULL || job->for_gl != GTK_IS_GL_AREA (area->canvas);
+      if (job->for_gl && ! stale && job->scene)
         {
-          if (area->picture)
-            cairo_surface_destroy (area->picture);
-          area->picture = surface_from (job->rgb, job->width, job->height);
-          gtk_widget_queue_draw (area->widget);
+          terrain_view3d_scene_free (area->scene);
+          area->scene = g_steal_pointer (&job->scene);
+          area->scene_params = job->params;
+          area->has_scene = TRUE;
+          gtk_gl_area_queue_render (GTK_GL_AREA (area->canvas));
         }
-      if (area->wanted)
+      else if (! job->for_gl)
+        {
+          log_job (job, ! stale);
+          if (! stale)
+            {
+              if (area->picture)
+                cairo_surface_destroy (area->picture);
+              area->picture = surface_from (job->rgb, job->width, job->height);
+              gtk_widget_queue_draw (area->canvas);
+            }
+        }
+      if (area->wanted || stale)
         start_render (area);
     }
+  terrain_view3d_scene_free (job->scene);
   g_free (job->rgb);
   g_free (job);
-  area_unref (area);
+  view3d_area_unref (area);
   return G_SOURCE_REMOVE;
 }
 
-/* The render thread: its job back to the main thread when done. */
+/* The job's thread: its result back to the main thread when done. */
 static gpointer
 render_and_report (gpointer data)
 {
   Job         *job = data;
   const gint64 start = g_get_monotonic_time ();
   job->on_main = g_thread_self () == job->area->main_thread;
-  terrain_view3d_render_mesh (job->mesh, &job->params, job->rgb, job->width, job->height);
+  if (job->for_gl)
+    job->scene = terrain_view3d_scene_new (job->mesh, &job->params);
+  else
+    terrain_view3d_render_mesh (job->mesh, &job->params, job->rgb, job->width, job->height);
   job->took = g_get_monotonic_time () - start;
   g_idle_add (render_done, job);
   return NULL;
 }
 
-/* A render of the newest mesh and parameters at the widget's size, unless one runs (then
- * one more when it ends) or the widget is not on screen (then one when it is sized). */
+/* Whether a scene built with a shows what b asks for (the camera and the colours are
+ * OpenGL's uniforms, drawn without a new scene). */
+static gboolean
+same_scene (const TerrainView3DParams *a, const TerrainView3DParams *b)
+{
+  return a->light_azimuth == b->light_azimuth && a->light_elevation == b->light_elevation &&
+         a->shadows == b->shadows && a->exaggeration == b->exaggeration && a->sea == b->sea &&
+         a->sea_level == b->sea_level;
+}
+
+/* A job for the newest mesh and parameters at the canvas's size, unless one runs (then one
+ * more when it ends) or the canvas is not on screen (then one when it is sized). With
+ * OpenGL, a change of the camera or the colours only draws again. */
 static void
 start_render (TerrainView3DArea *area)
 {
-  const int width = gtk_widget_get_allocated_width (area->widget);
-  const int height = gtk_widget_get_allocated_height (area->widget);
+  const int      width = gtk_widget_get_allocated_width (area->canvas);
+  const int      height = gtk_widget_get_allocated_height (area->canvas);
+  const gboolean gl = GTK_IS_GL_AREA (area->canvas);
   area->wanted = TRUE;
-  if (area->busy || area->closed || ! gtk_widget_is_visible (area->widget) || width < 2 ||
+  if (area->busy || area->closed || ! gtk_widget_is_visible (area->canvas) || width < 2 ||
       height < 2 || (area->mesh == NULL && area->next == NULL))
     return;
-  if (area->next) /* no render reads mesh now */
+  if (gl && area->next == NULL && area->has_scene && same_scene (&area->scene_params, &area->params))
+    {
+      area->wanted = FALSE;
+      gtk_gl_area_queue_render (GTK_GL_AREA (area->canvas));
+      return;
+    }
+  if (area->next) /* no job reads mesh now */
     {
       terrain_view3d_mesh_free (area->mesh);
       area->mesh = area->next;
@@ -139,9 +173,10 @@ start_render (TerrainView3DArea *area)
   job->area = area;
   job->params = area->params;
   job->mesh = area->mesh;
+  job->for_gl = gl;
   job->width = width;
   job->height = height;
-  job->rgb = g_malloc ((gsize) width * height * 3);
+  job->rgb = gl ? NULL : g_malloc ((gsize) width * height * 3);
   area->busy = TRUE;
   area->wanted = FALSE;
   area->refs++;
@@ -222,6 +257,49 @@ resized (GtkWidget *widget, GdkRectangle *allocation, TerrainView3DArea *area)
   start_render (area);
 }
 
+void
+view3d_area_take_input (TerrainView3DArea *area, GtkWidget *canvas)
+{
+  gtk_widget_add_events (canvas, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK |
+                                   GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK |
+                                   GDK_SMOOTH_SCROLL_MASK);
+  g_signal_connect (canvas, "button-press-event", G_CALLBACK (pressed), area);
+  g_signal_connect (canvas, "button-release-event", G_CALLBACK (pressed), area);
+  g_signal_connect (canvas, "motion-notify-event", G_CALLBACK (moved), area);
+  g_signal_connect (canvas, "scroll-event", G_CALLBACK (scrolled), area);
+  g_signal_connect (canvas, "size-allocate", G_CALLBACK (resized), area);
+  gtk_widget_set_hexpand (canvas, TRUE);
+  gtk_widget_set_vexpand (canvas, TRUE);
+  gtk_container_add (GTK_CONTAINER (area->widget), canvas); /* the overlay's main child */
+  gtk_widget_show (canvas);
+  area->canvas = g_object_ref (canvas); /* the window may go before the last job ends */
+}
+
+void
+view3d_area_use_cpu (TerrainView3DArea *area, const char *why)
+{
+  GtkWidget *canvas = gtk_drawing_area_new ();
+  if (area->canvas)
+    {
+      gtk_widget_destroy (area->canvas);
+      g_signal_handlers_disconnect_by_data (area->canvas, area);
+      g_clear_object (&area->canvas);
+    }
+  area->has_scene = FALSE;
+  g_signal_connect (canvas, "draw", G_CALLBACK (draw), area);
+  view3d_area_take_input (area, canvas);
+  if (why)
+    {
+      /* Translators: the reason is ours, or OpenGL's or the driver's in English */
+      gchar *line = g_strdup_printf (_("3D drawn on the CPU: %s"), why);
+      gtk_label_set_text (GTK_LABEL (area->note), line);
+      gtk_widget_show (area->note);
+      g_printerr ("gimp-terrain: %s\n", line);
+      g_free (line);
+    }
+  start_render (area);
+}
+
 TerrainView3DArea *
 terrain_view3d_area_new (const TerrainView3DParams *params)
 {
@@ -229,17 +307,29 @@ terrain_view3d_area_new (const TerrainView3DParams *params)
   area->refs = 1;
   area->params = *params;
   area->main_thread = g_thread_self ();
-  /* Kept until freed: the window's area is destroyed with it before the render ends. */
-  area->widget = g_object_ref_sink (gtk_drawing_area_new ());
-  gtk_widget_add_events (area->widget, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK |
-                                         GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK |
-                                         GDK_SMOOTH_SCROLL_MASK);
-  g_signal_connect (area->widget, "draw", G_CALLBACK (draw), area);
-  g_signal_connect (area->widget, "button-press-event", G_CALLBACK (pressed), area);
-  g_signal_connect (area->widget, "button-release-event", G_CALLBACK (pressed), area);
-  g_signal_connect (area->widget, "motion-notify-event", G_CALLBACK (moved), area);
-  g_signal_connect (area->widget, "scroll-event", G_CALLBACK (scrolled), area);
-  g_signal_connect (area->widget, "size-allocate", G_CALLBACK (resized), area);
+  /* Kept until freed: the window's area is destroyed with it before the job ends. */
+  area->widget = g_object_ref_sink (gtk_overlay_new ());
+  /* Over the picture's sky, so that the controls stay where they were. */
+  area->note = gtk_label_new (NULL);
+  gtk_label_set_line_wrap (GTK_LABEL (area->note), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (area->note), 0.0);
+  gtk_widget_set_halign (area->note, GTK_ALIGN_START);
+  gtk_widget_set_valign (area->note, GTK_ALIGN_START);
+  gtk_widget_set_margin_start (area->note, 6);
+  gtk_widget_set_margin_end (area->note, 6);
+  gtk_widget_set_margin_top (area->note, 4);
+  gtk_widget_set_no_show_all (area->note, TRUE);
+  GtkCssProvider *css = gtk_css_provider_new (); /* readable on the sky, in any theme */
+  gtk_css_provider_load_from_data (css, "label { background-color: rgba(0, 0, 0, 0.6); "
+                                        "color: white; padding: 2px 6px; }", -1, NULL);
+  gtk_style_context_add_provider (gtk_widget_get_style_context (area->note),
+                                  GTK_STYLE_PROVIDER (css),
+                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_unref (css);
+  gtk_overlay_add_overlay (GTK_OVERLAY (area->widget), area->note);
+  gtk_overlay_set_overlay_pass_through (GTK_OVERLAY (area->widget), area->note, TRUE);
+  if (view3d_area_gl_canvas (area) == NULL)
+    view3d_area_use_cpu (area, NULL);
   return area;
 }
 
@@ -281,85 +371,6 @@ terrain_view3d_area_busy (TerrainView3DArea *area)
   return area->busy;
 }
 
-static void
-slider_changed (GtkRange *range, double *value)
-{
-  *value = gtk_range_get_value (range);
-  start_render (g_object_get_data (G_OBJECT (range), "terrain-view3d-area"));
-}
-
-/* A labelled slider from lo to hi at `value`, in row `row` of grid; the area's. */
-static GtkWidget *
-attach_slider (TerrainView3DArea *area, GtkGrid *grid, int row, const char *label, double lo,
-               double hi, double value)
-{
-  GtkWidget *name = gtk_label_new_with_mnemonic (label);
-  GtkWidget *scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, lo, hi, 1.0);
-  const int  digits = hi - lo <= 2.0 ? 2 : hi - lo <= 20.0 ? 1 : 0;
-  if (digits > 0)
-    gtk_range_set_increments (GTK_RANGE (scale), digits == 2 ? 0.01 : 0.1, 1.0);
-  gtk_scale_set_digits (GTK_SCALE (scale), digits);
-  gtk_scale_set_value_pos (GTK_SCALE (scale), GTK_POS_RIGHT); /* one line a slider */
-  gtk_range_set_value (GTK_RANGE (scale), value);
-  gtk_widget_set_hexpand (scale, TRUE);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (name), scale);
-  gtk_label_set_xalign (GTK_LABEL (name), 0.0);
-  g_object_set_data (G_OBJECT (scale), "terrain-view3d-area", area);
-  gtk_grid_attach (grid, name, 0, row, 1, 1);
-  gtk_grid_attach (grid, scale, 1, row, 1, 1);
-  return scale;
-}
-
-static void
-add_slider (TerrainView3DArea *area, GtkGrid *grid, int row, const char *label, double lo,
-            double hi, double *value)
-{
-  GtkWidget *scale = attach_slider (area, grid, row, label, lo, hi, *value);
-  g_signal_connect (scale, "value-changed", G_CALLBACK (slider_changed), value);
-}
-
-/* A sea level of 0 is no sea: the layer's lowest height, where a sea would not show. */
-static void
-sea_changed (GtkRange *range, TerrainView3DArea *area)
-{
-  area->params.sea_level = gtk_range_get_value (range);
-  area->params.sea = area->params.sea_level > 0.0;
-  start_render (area);
-}
-
-static void
-colours_toggled (GtkToggleButton *toggle, TerrainView3DArea *area)
-{
-  area->params.colours = gtk_toggle_button_get_active (toggle) ? TERRAIN_VIEW3D_COLOURS_TERRAIN
-                                                               : TERRAIN_VIEW3D_COLOURS_GRAY;
-  start_render (area);
-}
-
-void
-terrain_view3d_area_add_sliders (TerrainView3DArea *area, GtkGrid *grid,
-                                 const char *const labels[3])
-{
-  TerrainView3DParams *p = &area->params;
-  add_slider (area, grid, 0, labels[0], 0, 360, &p->light_azimuth);
-  add_slider (area, grid, 1, labels[1], 0, 90, &p->light_elevation);
-  add_slider (area, grid, 2, labels[2], 0, 10, &p->exaggeration);
-}
-
-void
-terrain_view3d_area_add_scene (TerrainView3DArea *area, GtkGrid *grid,
-                               const char *const labels[2])
-{
-  const TerrainView3DParams *p = &area->params;
-  GtkWidget *sea = attach_slider (area, grid, 3, labels[0], 0.0, 1.0,
-                                  p->sea ? p->sea_level : 0.0);
-  GtkWidget *colours = gtk_check_button_new_with_mnemonic (labels[1]);
-  g_signal_connect (sea, "value-changed", G_CALLBACK (sea_changed), area);
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (colours),
-                                p->colours == TERRAIN_VIEW3D_COLOURS_TERRAIN);
-  g_signal_connect (colours, "toggled", G_CALLBACK (colours_toggled), area);
-  gtk_grid_attach (grid, colours, 0, 4, 2, 1);
-}
-
 void
 terrain_view3d_area_free (TerrainView3DArea *area)
 {
@@ -367,11 +378,13 @@ terrain_view3d_area_free (TerrainView3DArea *area)
     g_thread_join (area->thread);
   area->thread = NULL;
   area->closed = TRUE;
-  g_signal_handlers_disconnect_by_data (area->widget, area);
+  g_signal_handlers_disconnect_by_data (area->canvas, area);
+  view3d_area_gl_free (area);
+  g_object_unref (area->canvas);
   g_object_unref (area->widget);
   if (area->picture)
     cairo_surface_destroy (area->picture);
   terrain_view3d_mesh_free (area->mesh);
   terrain_view3d_mesh_free (area->next);
-  area_unref (area);
+  view3d_area_unref (area);
 }

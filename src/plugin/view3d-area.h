@@ -1,9 +1,12 @@
-/* A drawing area that shows a heightmap's mesh in 3D (view3d.h), shared by the 3D View window
- * and the procedure dialogs' 3D view. Renders run on a thread of their own, one at a time:
- * a change while one runs (the mouse, a slider, a new mesh) asks for one more when it ends,
- * so the main loop never waits for a render and never queues more than one; a frame made
- * from a mesh that has been replaced meanwhile is dropped, one that only lags the camera is
- * shown (it follows the mouse). The mouse orbits (drag), pans (Shift+drag or the middle
+/* A widget that shows a heightmap's mesh in 3D (view3d.h), shared by the 3D View window and
+ * the procedure dialogs' 3D view. It draws with OpenGL (view3d-gl.h) where the display has a
+ * GPU driver, else on the CPU, saying why over the picture (view3d-area-gl.c). Jobs run on a
+ * thread of their own, one at a time: the CPU's picture, or OpenGL's scene (normals and the
+ * sun's horizon), which the main thread then draws, and draws again with no job when only
+ * the camera or the colours change. A change while a job runs (the mouse, a slider, a new
+ * mesh) asks for one more when it ends, so the main loop never waits for a job and never
+ * queues more than one; a result made from a mesh that has been replaced meanwhile is
+ * dropped, one that only lags the camera is shown (it follows the mouse). The mouse orbits (drag), pans (Shift+drag or the middle
  * button) and zooms (wheel). Every function here is for the main thread. */
 #ifndef TERRAIN_VIEW3D_AREA_H
 #define TERRAIN_VIEW3D_AREA_H

@@ -4,6 +4,7 @@
 #define TERRAIN_VIEW3D_INTERNAL_H
 
 #include "view3d.h"
+#include "view3d-scene.h"
 
 #include <stdint.h>
 
@@ -18,31 +19,8 @@ struct TerrainView3DMesh
   float  *heights;       /* cols * rows block averages, once every row is in */
 };
 
-/* Below any height: "nothing blocks the sun" (finite, so that interpolating it with a
- * weight of 0 stays a number). */
-#define VIEW3D_NO_HORIZON (-1.0e30f)
+typedef TerrainView3DScene View3DScene;
 
-typedef struct
-{
-  int     cols, rows;     /* vertices (at least 2 each way: a single row or column doubled) */
-  double  zscale;         /* mesh units per layer unit of height */
-  float  *h;              /* cols * rows heights in layer units */
-  float  *z;              /* the same in mesh units (h * zscale) */
-  float  *normal;         /* cols * rows * 3: unit normals */
-  float  *horizon;        /* cols * rows: the height (mesh units) a point needs to see the sun */
-  float   zmin, zmax;     /* of z */
-  float   zbase;          /* the bottom of the walls around the map */
-  int     sea;            /* a sea plane at zsea */
-  float   zsea;
-  double  sun[3];         /* unit vector towards the sun */
-} View3DScene;
-
-/* The scene of a ready mesh; NULL for no memory. */
-View3DScene *view3d_scene_new (const TerrainView3DMesh *mesh, const TerrainView3DParams *params);
-void         view3d_scene_free (View3DScene *scene);
-/* World x, y of a vertex column / row: the map centred on 0, one unit between vertices. */
-double       view3d_scene_x (const View3DScene *scene, double col);
-double       view3d_scene_y (const View3DScene *scene, double row);
 /* Bilinear samples at a world point (clamped to the map). */
 void         view3d_scene_sample (const View3DScene *scene, double x, double y, float *h,
                                   float normal[3], float *horizon);
@@ -59,12 +37,7 @@ enum
   VIEW3D_WALL_WEST
 };
 
-typedef struct
-{
-  double eye[3], forward[3], right[3], up[3];
-  double scale, centre_x, centre_y; /* normalised screen -> pixels */
-  double near_depth, far_depth;    /* of the scene's bounding sphere */
-} View3DCamera;
+typedef TerrainView3DCamera View3DCamera;
 
 typedef struct
 {
@@ -74,9 +47,6 @@ typedef struct
   unsigned char *what;      /* VIEW3D_* */
 } View3DFrame;
 
-/* Places the camera and fits the scene to the picture. */
-void view3d_camera_fit (View3DCamera *camera, const View3DScene *scene,
-                        const TerrainView3DParams *params, int width, int height);
 /* Draws the scene's mesh, walls and sea into the frame; nonzero for no memory. */
 int  view3d_rasterise (const View3DScene *scene, const View3DCamera *camera, View3DFrame *frame);
 

@@ -65,21 +65,21 @@ screen_box (const View3DCamera *cam, const View3DScene *s, double box[4])
   for (int r = 0; r < s->rows; r++)
     for (int c = 0; c < s->cols; c++)
       {
-        project (cam, view3d_scene_x (s, c), view3d_scene_y (s, r),
+        project (cam, terrain_view3d_scene_x (s, c), terrain_view3d_scene_y (s, r),
                  s->z[(size_t) r * s->cols + c], &sx, &sy, &depth);
         grow (box, sx, sy);
       }
   for (int corner = 0; corner < 8; corner++)
     {
-      const double x = view3d_scene_x (s, corner & 1 ? s->cols - 1 : 0);
-      const double y = view3d_scene_y (s, corner & 2 ? s->rows - 1 : 0);
+      const double x = terrain_view3d_scene_x (s, corner & 1 ? s->cols - 1 : 0);
+      const double y = terrain_view3d_scene_y (s, corner & 2 ? s->rows - 1 : 0);
       project (cam, x, y, corner & 4 ? top_of (s) : s->zbase, &sx, &sy, &depth);
       grow (box, sx, sy);
     }
 }
 
 void
-view3d_camera_fit (View3DCamera *cam, const View3DScene *s, const TerrainView3DParams *p,
+terrain_view3d_camera_fit (View3DCamera *cam, const View3DScene *s, const TerrainView3DParams *p,
                    int width, int height)
 {
   const double az = p->view_azimuth * DEG, el = p->view_elevation * DEG;
@@ -231,7 +231,7 @@ draw_wall (const View3DScene *s, const View3DCamera *cam, const Strip *st, int s
       for (int e = 0; e < 2; e++)
         {
           const int    c = along_x ? k + e : fixed, r = along_x ? fixed : k + e;
-          const double x = view3d_scene_x (s, c), y = view3d_scene_y (s, r);
+          const double x = terrain_view3d_scene_x (s, c), y = terrain_view3d_scene_y (s, r);
           double       top = s->z[(size_t) r * s->cols + c];
           if (s->sea && s->zsea > top)
             top = s->zsea;
@@ -248,8 +248,8 @@ draw_sea (const View3DScene *s, const View3DCamera *cam, const Strip *st)
 {
   const View3DFrame *fr = st->frame;
   Vertex       v[4];
-  const double x0 = view3d_scene_x (s, 0), x1 = view3d_scene_x (s, s->cols - 1);
-  const double y0 = view3d_scene_y (s, 0), y1 = view3d_scene_y (s, s->rows - 1);
+  const double x0 = terrain_view3d_scene_x (s, 0), x1 = terrain_view3d_scene_x (s, s->cols - 1);
+  const double y0 = terrain_view3d_scene_y (s, 0), y1 = terrain_view3d_scene_y (s, s->rows - 1);
   v[0] = vertex (cam, fr, x0, y0, s->zsea);
   v[1] = vertex (cam, fr, x1, y0, s->zsea);
   v[2] = vertex (cam, fr, x1, y1, s->zsea);
@@ -288,7 +288,7 @@ view3d_rasterise (const View3DScene *s, const View3DCamera *cam, View3DFrame *fr
     return 1;
   for (int r = 0; r < s->rows; r++)
     for (int c = 0; c < s->cols; c++)
-      v[(size_t) r * s->cols + c] = vertex (cam, fr, view3d_scene_x (s, c), view3d_scene_y (s, r),
+      v[(size_t) r * s->cols + c] = vertex (cam, fr, terrain_view3d_scene_x (s, c), terrain_view3d_scene_y (s, r),
                                             s->z[(size_t) r * s->cols + c]);
   const int threads = terrain_parallel_threads ();
   Drawing   d = { s, cam, fr, v, threads > 1 ? (threads < fr->height ? threads : fr->height) : 1 };

@@ -9,13 +9,13 @@
 #define DEG (3.14159265358979323846 / 180.0)
 
 double
-view3d_scene_x (const View3DScene *scene, double col)
+terrain_view3d_scene_x (const View3DScene *scene, double col)
 {
   return col - 0.5 * (scene->cols - 1);
 }
 
 double
-view3d_scene_y (const View3DScene *scene, double row)
+terrain_view3d_scene_y (const View3DScene *scene, double row)
 {
   return row - 0.5 * (scene->rows - 1);
 }
@@ -56,7 +56,7 @@ compute_horizon (View3DScene *s, double azimuth, double elevation, int shadows)
   if (! shadows || elevation >= 90.0)
     {
       for (size_t i = 0; i < n; i++)
-        s->horizon[i] = VIEW3D_NO_HORIZON;
+        s->horizon[i] = TERRAIN_VIEW3D_NO_HORIZON;
       return;
     }
   const int    along_x = fabs (dx) >= fabs (dy);
@@ -75,7 +75,7 @@ compute_horizon (View3DScene *s, double azimuth, double elevation, int shadows)
           const int    k0 = (int) floor (q);
           if (step == 0 || k0 < 0 || k0 >= length || (k0 == length - 1 && q > k0))
             {
-              s->horizon[AT (l, k)] = VIEW3D_NO_HORIZON;
+              s->horizon[AT (l, k)] = TERRAIN_VIEW3D_NO_HORIZON;
               continue;
             }
           const int    k1 = k0 + 1 < length ? k0 + 1 : k0;
@@ -123,8 +123,10 @@ fill_heights (View3DScene *s, const TerrainView3DMesh *mesh, const TerrainView3D
 }
 
 View3DScene *
-view3d_scene_new (const TerrainView3DMesh *mesh, const TerrainView3DParams *params)
+terrain_view3d_scene_new (const TerrainView3DMesh *mesh, const TerrainView3DParams *params)
 {
+  if (! terrain_view3d_mesh_ready (mesh) || terrain_view3d_check (params) != NULL)
+    return NULL;
   View3DScene *s = calloc (1, sizeof *s);
   if (s == NULL)
     return NULL;
@@ -137,7 +139,7 @@ view3d_scene_new (const TerrainView3DMesh *mesh, const TerrainView3DParams *para
   s->horizon = malloc (n * sizeof *s->horizon);
   if (s->h == NULL || s->z == NULL || s->normal == NULL || s->horizon == NULL)
     {
-      view3d_scene_free (s);
+      terrain_view3d_scene_free (s);
       return NULL;
     }
   fill_heights (s, mesh, params);
@@ -148,7 +150,7 @@ view3d_scene_new (const TerrainView3DMesh *mesh, const TerrainView3DParams *para
 }
 
 void
-view3d_scene_free (View3DScene *scene)
+terrain_view3d_scene_free (View3DScene *scene)
 {
   if (scene == NULL)
     return;

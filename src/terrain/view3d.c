@@ -74,24 +74,27 @@ smoothstep (float e0, float e1, float x)
   return t * t * (3.0f - 2.0f * t);
 }
 
-/* Height stops (layer units) and their sRGB colours: low meadows to snow. */
-static const struct
-{
-  float height;
-  Rgb   srgb;
-} STOPS[] = {
-  { 0.00f, { 0.30f, 0.40f, 0.20f } }, { 0.30f, { 0.42f, 0.50f, 0.25f } },
-  { 0.55f, { 0.52f, 0.46f, 0.33f } }, { 0.75f, { 0.56f, 0.53f, 0.49f } },
-  { 0.88f, { 0.92f, 0.93f, 0.95f } }, { 1.00f, { 0.97f, 0.97f, 0.99f } },
+/* Low meadows to snow by height; rock, sand, water, walls; the sky. */
+static const TerrainView3DPalette PALETTE = {
+  { 0.00f, 0.30f, 0.55f, 0.75f, 0.88f, 1.00f },
+  { { 0.30f, 0.40f, 0.20f }, { 0.42f, 0.50f, 0.25f }, { 0.52f, 0.46f, 0.33f },
+    { 0.56f, 0.53f, 0.49f }, { 0.92f, 0.93f, 0.95f }, { 0.97f, 0.97f, 0.99f } },
+  { 0.45f, 0.42f, 0.38f }, { 0.76f, 0.70f, 0.52f }, { 0.05f, 0.20f, 0.33f },
+  { 0.40f, 0.33f, 0.26f }, { 0.75f, 0.75f, 0.75f }, { 0.48f, 0.64f, 0.86f },
+  { 0.82f, 0.88f, 0.94f },
 };
-#define N_STOPS  (int) (sizeof STOPS / sizeof STOPS[0])
-#define ROCK     ((Rgb) { 0.45f, 0.42f, 0.38f })
-#define SAND     ((Rgb) { 0.76f, 0.70f, 0.52f })
-#define WATER    ((Rgb) { 0.05f, 0.20f, 0.33f })
-#define WALL     ((Rgb) { 0.40f, 0.33f, 0.26f })
-#define GRAY     ((Rgb) { 0.75f, 0.75f, 0.75f })
-#define SKY_TOP  ((Rgb) { 0.48f, 0.64f, 0.86f })
-#define SKY_LOW  ((Rgb) { 0.82f, 0.88f, 0.94f })
+
+const TerrainView3DPalette *
+terrain_view3d_palette (void)
+{
+  return &PALETTE;
+}
+
+static Rgb
+colour (const float c[3])
+{
+  return (Rgb) { c[0], c[1], c[2] };
+}
 
 static Rgb
 to_linear (Rgb c)
@@ -104,19 +107,22 @@ to_linear (Rgb c)
 static Rgb
 ground_colour (const TerrainView3DParams *p, float h, float up)
 {
+  const TerrainView3DPalette *pal = &PALETTE;
   if (p->colours == TERRAIN_VIEW3D_COLOURS_GRAY)
-    return to_linear (GRAY);
-  Rgb c = STOPS[N_STOPS - 1].srgb;
-  for (int k = 0; k + 1 < N_STOPS; k++)
-    if (h < STOPS[k + 1].height)
+    return to_linear (colour (pal->gray));
+  Rgb c = colour (pal->stop[TERRAIN_VIEW3D_STOPS - 1]);
+  for (int k = 0; k + 1 < TERRAIN_VIEW3D_STOPS; k++)
+    if (h < pal->stop_height[k + 1])
       {
-        const float t = (h - STOPS[k].height) / (STOPS[k + 1].height - STOPS[k].height);
-        c = h <= STOPS[0].height ? STOPS[0].srgb : mix (STOPS[k].srgb, STOPS[k + 1].srgb, t);
+        const float t = (h - pal->stop_height[k]) / (pal->stop_height[k + 1] - pal->stop_height[k]);
+        c = h <= pal->stop_height[0] ? colour (pal->stop[0])
+                                     : mix (colour (pal->stop[k]), colour (pal->stop[k + 1]), t);
         break;
       }
-  c = mix (c, ROCK, smoothstep (0.10f, 0.30f, 1.0f - up));
+  c = mix (c, colour (pal->rock), smoothstep (0.10f, 0.30f, 1.0f - up));
   if (p->sea)
-    c = mix (SAND, c, smoothstep ((float) p->sea_level + 0.005f, (float) p->sea_level + 0.02f, h));
+    c = mix (colour (pal->sand), c,
+             smoothstep ((float) p->sea_level + 0.005f, (float) p->sea_level + 0.02f, h));
   return to_linear (c);
 }
 
@@ -187,19 +193,19 @@ shade_point (const Shader *sh, int what, const float w[3])
   if (what == VIEW3D_SEA)
     {
       static const float up[3] = { 0, 0, 1 };
-      return light (sh, to_linear (WATER), up, w, lit_at (w[2], horizon), 0.45f, 60.0f);
+      return light (sh, to_linear (colour (PALETTE.water)), up, w, lit_at (w[2], horizon), 0.45f, 60.0f);
     }
   const float *wn = WALL_NORMALS[what - VIEW3D_WALL_NORTH];
   const float  below = (float) (h * sh->scene->zscale);
-  const Rgb    albedo = sh->scene->sea && w[2] > below + 1e-3f ? to_linear (WATER)
-                                                                 : to_linear (WALL);
+  const Rgb    albedo = sh->scene->sea && w[2] > below + 1e-3f ? to_linear (colour (PALETTE.water))
+                                                                 : to_linear (colour (PALETTE.wall));
   return light (sh, albedo, wn, w, 1.0f, 0.0f, 1.0f);
 }
 
 static Rgb
 sky_colour (int j, int height)
 {
-  return to_linear (mix (SKY_TOP, SKY_LOW, height > 1 ? (float) j / (height - 1) : 0.0f));
+  return to_linear (mix (colour (PALETTE.sky_top), colour (PALETTE.sky_low), height > 1 ? (float) j / (height - 1) : 0.0f));
 }
 
 typedef struct
@@ -295,14 +301,14 @@ view3d_render (const TerrainView3DMesh *mesh, const TerrainView3DParams *params,
       width < 1 || height < 1 || width > TERRAIN_VIEW3D_MAX_PICTURE ||
       height > TERRAIN_VIEW3D_MAX_PICTURE)
     return TERRAIN_ERROR_INVALID;
-  View3DScene *scene = view3d_scene_new (mesh, params);
+  View3DScene *scene = terrain_view3d_scene_new (mesh, params);
   View3DFrame  frame;
   Shader      *shader = malloc (sizeof *shader);
   TerrainStatus status = TERRAIN_ERROR_NO_MEMORY;
   if (frame_init (&frame, width, height) && scene && shader)
     {
       View3DCamera camera;
-      view3d_camera_fit (&camera, scene, params, width, height);
+      terrain_view3d_camera_fit (&camera, scene, params, width, height);
       if (view3d_rasterise (scene, &camera, &frame) == 0)
         {
           *shader = (Shader) { scene, &camera, params, { 0 } };
@@ -313,7 +319,7 @@ view3d_render (const TerrainView3DMesh *mesh, const TerrainView3DParams *params,
     }
   free (shader);
   frame_free (&frame);
-  view3d_scene_free (scene);
+  terrain_view3d_scene_free (scene);
   return status;
 }
 

@@ -136,11 +136,12 @@ def gegl_module(plugin_binary):
     return module if os.path.exists(module) else None
 
 
-def start_xvfb(screen="1600x1000x24"):
-    """Xvfb on a display it picks itself (-displayfd): a fixed :99 can collide."""
+def start_xvfb(screen="1600x1000x24", extra=()):
+    """Xvfb on a display it picks itself (-displayfd): a fixed :99 can collide. extra: more
+    arguments (("-extension", "GLX"): a server without OpenGL)."""
     read_fd, write_fd = os.pipe()
     xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", screen,
-                             "-nolisten", "tcp"], pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
+                             "-nolisten", "tcp"] + list(extra), pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
     os.close(write_fd)
     number = b""
     while not number.endswith(b"\n"):  # read to the newline: Xvfb dies if the pipe closes early

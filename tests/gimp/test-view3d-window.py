@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The 3D View window (plug-in-terrain-3d-view run interactively) in real gimp-3 under Xvfb:
-on a shown 512² Diamond-Square layer the window opens and draws a landscape
+on a shown 512² Diamond-Square layer ($VIEW3D_WINDOW_LAYER² if set) the window opens and draws a landscape
 (WORKDIR/view3d-window.png: many colours, not one background); a drag with the mouse orbits
 the view (WORKDIR/view3d-window-orbit.png: the picture changes); a click on the sea-level
 slider floods the lowland blue (view3d-window-sea.png), and one on 'Colours by height and
@@ -9,7 +9,13 @@ GIMP's canvas shows in the window (WORKDIR/view3d-window-painted.png: the pictur
 again, the time from mouse up printed); Escape closes it and the procedure returns. Neither
 GTK nor the plug-in may print a warning or critical.
 
-usage: test-view3d-window.py PLUGIN_BINARY WORKDIR
+MODE "opengl" draws with OpenGL even where it is a software renderer (llvmpipe here): every
+frame logged must be OpenGL's. MODE "no-glx" runs on an X server without GLX: the window
+falls back to the CPU renderer and says why (on the picture, and once on stderr); every
+frame is the CPU's; it draws and orbits, then closes (the rest is the CPU's view, which a
+run without MODE tests where OpenGL is llvmpipe).
+
+usage: test-view3d-window.py PLUGIN_BINARY WORKDIR [opengl|no-glx]
 """
 import os
 import subprocess
@@ -20,8 +26,10 @@ from checks import Checks
 from gimpsession import PYTHON_FU_HELPERS, GimpSession, start_xvfb
 
 plugin, workdir = (os.path.abspath(a) for a in sys.argv[1:3])
+mode = sys.argv[3] if len(sys.argv) > 3 else ""
 os.makedirs(workdir, exist_ok=True)
-for stale in ("shown", "closed"):
+frames_log = os.path.join(workdir, "frames.log")
+for stale in ("shown", "closed", "frames.log"):
     if os.path.exists(os.path.join(workdir, stale)):
         os.remove(os.path.join(workdir, stale))
 checks = Checks("gimp-view3d-window")
@@ -32,8 +40,8 @@ import gi
 gi.require_version("Gimp", "3.0")
 from gi.repository import Gimp
 ''' + PYTHON_FU_HELPERS + r'''
-image = Gimp.Image.new_with_precision(512, 512, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
-layer = Gimp.Layer.new(image, "heights", 512, 512, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
+image = Gimp.Image.new_with_precision(SIDE, SIDE, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
+layer = Gimp.Layer.new(image, "heights", SIDE, SIDE, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
 image.insert_layer(layer, None, 0)
 run_procedure("plug-in-terrain-diamond-square", image, layer, seed=5)
 image.clean_all()
@@ -47,15 +55,21 @@ import time
 deadline = time.time() + 10
 while terrain_pids() and time.time() < deadline:
     time.sleep(0.1)
-with open(os.path.join(WORKDIR, "closed"), "w") as f:
+# Whole or not at all: the driver reads it once it exists.
+with open(os.path.join(WORKDIR, "closed.part"), "w") as f:
     f.write("success" if ok else "failure")
+os.rename(os.path.join(WORKDIR, "closed.part"), os.path.join(WORKDIR, "closed"))
 '''
 
 session = GimpSession(plugin, os.path.join(workdir, "gimp"), extra_plugins=("python-eval",))
-xvfb, display = start_xvfb()
+xvfb, display = start_xvfb(extra=("-extension", "GLX") if mode == "no-glx" else ())
 env = session.environment(display)
+env.update(TERRAIN_VIEW3D_LOG=frames_log)
+if mode == "opengl":
+    env.update(TERRAIN_VIEW3D_GL="1")
 log = os.path.join(workdir, "gimp.log")
-gimp = subprocess.Popen(session.command(["WORKDIR = %r\n" % workdir + SCRIPT], gui=True,
+side = int(os.environ.get("VIEW3D_WINDOW_LAYER", "512"))  # the benchmark's stroke-to-3D: 1024
+gimp = subprocess.Popen(session.command(["WORKDIR = %r\nSIDE = %d\n" % (workdir, side) + SCRIPT], gui=True,
                                         interpreter="python-fu-eval", quit=False, data=True),
                         env=env, stdout=subprocess.DEVNULL, stderr=open(log, "w"))
 
@@ -132,6 +146,8 @@ try:
         orbited = settled(window)
         shoot(window, "view3d-window-orbit.png")
         checks.check(orbited != first, "a drag did not change the view")
+    # Without GLX the rest is the CPU's view, as the other modes without $TERRAIN_VIEW3D_GL.
+    if window and mode != "no-glx":
         # The sea-level slider (GTK warps a clicked slider to the click) floods the lowland
         # blue; the check box turns the land's colours to gray.
         land = count(orbited, "land")
@@ -152,6 +168,7 @@ try:
                      "'Colours by height and slope' off left the land coloured: %d green or "
                      "brown pixels, %d with colours" % (land_gray, land))
         orbited = gray
+    if window and mode != "no-glx":
         # Paint on GIMP's canvas (the Paintbrush, black): the window follows.
         image_window = find(".*– GIMP$")
         xdotool("windowfocus", "--sync", image_window)
@@ -163,16 +180,22 @@ try:
             xdotool("mousemove", 300 + 25 * i, 300 + 10 * i)
             time.sleep(0.02)
         xdotool("mouseup", 1)
+        # The first change and the last one (watched for 3 s, or until 20 s for a first).
         up = time.time()
-        changed_at = None
-        while time.time() - up < 20 and changed_at is None:
-            if grab(window) != orbited:
-                changed_at = time.time()
-            time.sleep(0.1)
+        changed_at = last_at = None
+        last = orbited
+        while time.time() - up < (3 if changed_at else 20):
+            now = grab(window)
+            if now != last:
+                changed_at = changed_at or time.time()
+                last, last_at = now, time.time()
+            time.sleep(0.05)
         painted = settled(window)
         shoot(window, "view3d-window-painted.png")
         if checks.check(changed_at is not None, "a stroke on the canvas did not show in the window"):
-            print("stroke to 3D: the window changed %.2f s after mouse up" % (changed_at - up))
+            print("stroke to 3D: the window changed %.2f s after mouse up, last %.2f s after it"
+                  % (changed_at - up, last_at - up))
+    if window:
         xdotool("windowfocus", "--sync", window)
         xdotool("key", "Escape")
         deadline = time.time() + 30
@@ -191,6 +214,18 @@ finally:
     xvfb.terminate()
 
 text = open(log).read()
+frames = open(frames_log).read().splitlines() if os.path.exists(frames_log) else []
+if mode:
+    how = "with OpenGL" if mode == "opengl" else "in another thread"
+    checks.check(frames and all(how in f for f in frames),
+                 "%s: not every frame was drawn %s: %s" % (mode, how, frames[:3]))
+    print("%s: %d frames, median %.1f ms" % (
+        mode, len(frames), sorted(float(f.split()[7]) for f in frames)[len(frames) // 2]
+        if frames else 0))
+if mode == "no-glx":
+    said = [line for line in text.splitlines() if "3D drawn on the CPU" in line]
+    checks.check(len(said) == 1, "without GLX the plug-in did not say once why: %s" % said)
+    print(said[0] if said else "")
 ours = [line for line in text.splitlines()
         if ("terrain" in line.lower() or "Gtk-" in line) and ("WARNING" in line or "CRITICAL" in line)]
 checks.check(not ours, "the plug-in or GTK warned:\n" + "\n".join(ours[:10]))
