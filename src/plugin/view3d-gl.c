@@ -147,6 +147,11 @@ terrain_view3d_gl_set_scene (TerrainView3DGL *gl, TerrainView3DScene *scene, cha
   GLint largest = 0;
   terrain_view3d_scene_free (gl->scene);
   gl->scene = NULL;
+  if (scene == NULL)
+    {
+      *error = g_strdup ("not enough memory for the scene");
+      return FALSE;
+    }
   glGetIntegerv (GL_MAX_TEXTURE_SIZE, &largest);
   if (scene->cols > largest || scene->rows > largest)
     {

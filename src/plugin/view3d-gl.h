@@ -20,7 +20,7 @@ typedef struct TerrainView3DGL TerrainView3DGL;
  * the shaders do not build. */
 TerrainView3DGL *terrain_view3d_gl_new (char **error);
 /* Takes scene (frees the one before) and uploads it; FALSE with *error set when the GPU
- * cannot hold it (the scene is then freed and nothing is drawn). */
+ * cannot hold it or scene is NULL (the scene is then freed and nothing is drawn). */
 gboolean         terrain_view3d_gl_set_scene (TerrainView3DGL *gl, TerrainView3DScene *scene,
                                               char **error);
 const TerrainView3DScene *terrain_view3d_gl_scene (const TerrainView3DGL *gl);

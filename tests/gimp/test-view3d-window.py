@@ -132,10 +132,16 @@ try:
     window = find("^3D View$")
     if checks.check(window is not None, "no 3D View window opened"):
         xdotool("windowmove", window, 900, 0)  # beside the canvas (no window manager)
+        # OpenGL draws the sky at once, the land once its first scene is in (llvmpipe's first
+        # frame compiles the shaders: seconds on a busy machine).
+        deadline = time.time() + 60
+        while time.time() < deadline and count(grab(window), "land") < 20000:
+            time.sleep(0.2)
         first = settled(window)
         shoot(window, "view3d-window.png")
-        checks.check(first is not None and colours(first) > 200,
-                     "the window shows no landscape (%d colours)" % (colours(first or b"")))
+        checks.check(first is not None and colours(first) > 200 and count(first, "land") >= 20000,
+                     "the window shows no landscape (%d colours, %d land pixels)" % (
+                         colours(first or b""), count(first or b"", "land")))
         # Orbit: drag from the picture's middle to the right.
         xdotool("mousemove", "--window", window, 320, 200)
         xdotool("mousedown", 1)
