@@ -157,7 +157,8 @@ start_render (TerrainView3DArea *area)
   if (area->busy || area->closed || ! gtk_widget_is_visible (area->canvas) || width < 2 ||
       height < 2 || (area->mesh == NULL && area->next == NULL))
     return;
-  if (gl && area->next == NULL && area->has_scene && same_scene (&area->scene_params, &area->params))
+  if (gl && area->next == NULL && area->has_scene &&
+      same_scene (&area->scene_params, &area->params))
     {
       area->wanted = FALSE;
       gtk_gl_area_queue_render (GTK_GL_AREA (area->canvas));

@@ -43,16 +43,18 @@ add_slider (TerrainView3DArea *area, GtkGrid *grid, int row, const char *label, 
 static void
 sea_changed (GtkRange *range, TerrainView3DArea *area)
 {
-  terrain_view3d_area_params (area)->sea_level = gtk_range_get_value (range);
-  terrain_view3d_area_params (area)->sea = terrain_view3d_area_params (area)->sea_level > 0.0;
+  TerrainView3DParams *p = terrain_view3d_area_params (area);
+  p->sea_level = gtk_range_get_value (range);
+  p->sea = p->sea_level > 0.0;
   terrain_view3d_area_redraw (area);
 }
 
 static void
 colours_toggled (GtkToggleButton *toggle, TerrainView3DArea *area)
 {
-  terrain_view3d_area_params (area)->colours = gtk_toggle_button_get_active (toggle) ? TERRAIN_VIEW3D_COLOURS_TERRAIN
-                                                               : TERRAIN_VIEW3D_COLOURS_GRAY;
+  terrain_view3d_area_params (area)->colours = gtk_toggle_button_get_active (toggle)
+                                                 ? TERRAIN_VIEW3D_COLOURS_TERRAIN
+                                                 : TERRAIN_VIEW3D_COLOURS_GRAY;
   terrain_view3d_area_redraw (area);
 }
 

@@ -105,7 +105,8 @@ upload_geometry (TerrainView3DGL *gl, const TerrainView3DScene *s)
   float *end = v + 3 * 4 * gl->wall_vertices;
   const double x0 = terrain_view3d_scene_x (s, 0), x1 = terrain_view3d_scene_x (s, s->cols - 1);
   const double y0 = terrain_view3d_scene_y (s, 0), y1 = terrain_view3d_scene_y (s, s->rows - 1);
-  const double sea[6][2] = { { x0, y0 }, { x1, y0 }, { x1, y1 }, { x0, y0 }, { x1, y1 }, { x0, y1 } };
+  const double sea[6][2] = { { x0, y0 }, { x1, y0 }, { x1, y1 },
+                             { x0, y0 }, { x1, y1 }, { x0, y1 } };
   for (int k = 0; k < 6; k++)
     {
       end[3 * k] = (float) sea[k][0];

@@ -193,19 +193,21 @@ shade_point (const Shader *sh, int what, const float w[3])
   if (what == VIEW3D_SEA)
     {
       static const float up[3] = { 0, 0, 1 };
-      return light (sh, to_linear (colour (PALETTE.water)), up, w, lit_at (w[2], horizon), 0.45f, 60.0f);
+      return light (sh, to_linear (colour (PALETTE.water)), up, w, lit_at (w[2], horizon), 0.45f,
+                    60.0f);
     }
   const float *wn = WALL_NORMALS[what - VIEW3D_WALL_NORTH];
   const float  below = (float) (h * sh->scene->zscale);
-  const Rgb    albedo = sh->scene->sea && w[2] > below + 1e-3f ? to_linear (colour (PALETTE.water))
-                                                                 : to_linear (colour (PALETTE.wall));
+  const Rgb    albedo = to_linear (colour (sh->scene->sea && w[2] > below + 1e-3f ? PALETTE.water
+                                                                              : PALETTE.wall));
   return light (sh, albedo, wn, w, 1.0f, 0.0f, 1.0f);
 }
 
 static Rgb
 sky_colour (int j, int height)
 {
-  return to_linear (mix (colour (PALETTE.sky_top), colour (PALETTE.sky_low), height > 1 ? (float) j / (height - 1) : 0.0f));
+  const float t = height > 1 ? (float) j / (height - 1) : 0.0f;
+  return to_linear (mix (colour (PALETTE.sky_top), colour (PALETTE.sky_low), t));
 }
 
 typedef struct

@@ -2,8 +2,9 @@
  * in the same run: an 800 x 600 picture of a 1024² Diamond-Square (seed 3) at the view's
  * defaults, the mesh reduced to 256², 512² and 1024² vertices; medians of 9 frames. For
  * OpenGL a frame is a draw read back (what the canvas's main thread waits for: a software
- * renderer such as llvmpipe draws then, and GTK 3 reads the frame back); building the scene (normals, the sun's
- * horizon: a job's thread) and uploading it (the main thread, once a scene) are given apart.
+ * renderer such as llvmpipe draws then, and GTK 3 reads the frame back); building the scene
+ * (normals, the sun's horizon: a job's thread) and uploading it (the main thread, once a
+ * scene) are given apart.
  * The CPU's frame is terrain_view3d_render_mesh on one thread, as the view's job renders.
  *
  *   python3 tests/gimp/run-on-xvfb.py BUILD/tests/bench/gimp/bench-view3d-gl [FRAMES]
