@@ -136,16 +136,14 @@ render (GtkGLArea *canvas, GdkGLContext *context, TerrainView3DArea *area)
 }
 
 GtkWidget *
-view3d_area_gl_canvas (TerrainView3DArea *area)
+view3d_area_gl_canvas (TerrainView3DArea *area, const char **why)
 {
   const char *wanted = g_getenv ("TERRAIN_VIEW3D_GL");
+  *why = NULL;
   if (g_strcmp0 (wanted, "0") == 0)
     return NULL;
-  if (g_strcmp0 (wanted, "1") != 0 && software_here ())
-    {
-      view3d_area_use_cpu (area, software_here ());
-      return area->canvas;
-    }
+  if (g_strcmp0 (wanted, "1") != 0 && (*why = software_here ()) != NULL)
+    return NULL;
   GtkWidget *canvas = gtk_gl_area_new ();
   gtk_gl_area_set_required_version (GTK_GL_AREA (canvas), 3, 3);
   gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (canvas), TRUE);

@@ -34,12 +34,12 @@ void      view3d_area_unref (TerrainView3DArea *area);
 /* Input handlers for a canvas (view3d-area.c). */
 void      view3d_area_take_input (TerrainView3DArea *area, GtkWidget *canvas);
 
-/* The canvas: a GtkGLArea drawing the area's scene; the CPU's with the note saying why where
- * OpenGL is a software renderer (unless $TERRAIN_VIEW3D_GL=1); NULL where OpenGL is not
- * wanted ($TERRAIN_VIEW3D_GL=0). Should OpenGL fail (no context, too old, a shader or an
- * upload), the GtkGLArea is replaced by the CPU's canvas, and the note says why
- * (view3d-area-gl.c). */
-GtkWidget *view3d_area_gl_canvas (TerrainView3DArea *area);
+/* The canvas: a GtkGLArea drawing the area's scene; NULL where OpenGL is not wanted
+ * ($TERRAIN_VIEW3D_GL=0) or is a software renderer (unless $TERRAIN_VIEW3D_GL=1), *why then
+ * saying so for the note (or NULL). Should OpenGL fail once the GtkGLArea is made (no
+ * context, too old, a shader or an upload), it is replaced by the CPU's canvas, and the note
+ * says why (view3d-area-gl.c). */
+GtkWidget *view3d_area_gl_canvas (TerrainView3DArea *area, const char **why);
 /* The CPU's canvas, with the note when why is not NULL (view3d-area.c). */
 void      view3d_area_use_cpu (TerrainView3DArea *area, const char *why);
 void      view3d_area_gl_free (TerrainView3DArea *area);

@@ -329,8 +329,9 @@ terrain_view3d_area_new (const TerrainView3DParams *params)
   g_object_unref (css);
   gtk_overlay_add_overlay (GTK_OVERLAY (area->widget), area->note);
   gtk_overlay_set_overlay_pass_through (GTK_OVERLAY (area->widget), area->note, TRUE);
-  if (view3d_area_gl_canvas (area) == NULL)
-    view3d_area_use_cpu (area, NULL);
+  const char *why;
+  if (view3d_area_gl_canvas (area, &why) == NULL)
+    view3d_area_use_cpu (area, why);
   return area;
 }
 

@@ -43,6 +43,25 @@ texture_new (void)
   return t;
 }
 
+/* The palette: constant, so set once in the program, which keeps its uniforms. */
+static void
+set_palette (GLuint program)
+{
+  const TerrainView3DPalette *p = terrain_view3d_palette ();
+  glUniform1fv (glGetUniformLocation (program, "stop_height"), TERRAIN_VIEW3D_STOPS,
+                p->stop_height);
+  glUniform3fv (glGetUniformLocation (program, "stops"), TERRAIN_VIEW3D_STOPS, p->stop[0]);
+  const struct
+  {
+    const char  *name;
+    const float *rgb;
+  } named[] = { { "rock", p->rock }, { "sand", p->sand }, { "water", p->water },
+                { "wall", p->wall }, { "plain", p->gray }, { "sky_top", p->sky_top },
+                { "sky_low", p->sky_low } };
+  for (size_t k = 0; k < G_N_ELEMENTS (named); k++)
+    glUniform3fv (glGetUniformLocation (program, named[k].name), 1, named[k].rgb);
+}
+
 TerrainView3DGL *
 terrain_view3d_gl_new (char **error)
 {
@@ -57,6 +76,11 @@ terrain_view3d_gl_new (char **error)
     return NULL;
   TerrainView3DGL *gl = g_new0 (TerrainView3DGL, 1);
   gl->program = program;
+  glUseProgram (program);
+  set_palette (program);
+  glUniform1i (glGetUniformLocation (program, "surface"), 0); /* texture units */
+  glUniform1i (glGetUniformLocation (program, "normals"), 1);
+  glUseProgram (0);
   glGenVertexArrays (1, &gl->vao);
   glGenBuffers (1, &gl->buffer);
   gl->surface = texture_new ();
@@ -187,24 +211,6 @@ set_vec3 (GLuint program, const char *name, const double v[3])
   glUniform3f (glGetUniformLocation (program, name), (float) v[0], (float) v[1], (float) v[2]);
 }
 
-static void
-set_palette (GLuint program)
-{
-  const TerrainView3DPalette *p = terrain_view3d_palette ();
-  glUniform1fv (glGetUniformLocation (program, "stop_height"), TERRAIN_VIEW3D_STOPS,
-                p->stop_height);
-  glUniform3fv (glGetUniformLocation (program, "stops"), TERRAIN_VIEW3D_STOPS, p->stop[0]);
-  const struct
-  {
-    const char  *name;
-    const float *rgb;
-  } named[] = { { "rock", p->rock }, { "sand", p->sand }, { "water", p->water },
-                { "wall", p->wall }, { "plain", p->gray }, { "sky_top", p->sky_top },
-                { "sky_low", p->sky_low } };
-  for (size_t k = 0; k < G_N_ELEMENTS (named); k++)
-    glUniform3fv (glGetUniformLocation (program, named[k].name), 1, named[k].rgb);
-}
-
 /* The camera, fitted to the picture, and what the shading reads. */
 static void
 set_uniforms (const TerrainView3DGL *gl, const TerrainView3DParams *p, int width, int height)
@@ -228,16 +234,15 @@ set_uniforms (const TerrainView3DGL *gl, const TerrainView3DParams *p, int width
   glUniform1i (glGetUniformLocation (prog, "gray"), p->colours == TERRAIN_VIEW3D_COLOURS_GRAY);
   glUniform1i (glGetUniformLocation (prog, "sea"), p->sea);
   glUniform1f (glGetUniformLocation (prog, "sea_level"), (float) p->sea_level);
-  glUniform1i (glGetUniformLocation (prog, "surface"), 0);
-  glUniform1i (glGetUniformLocation (prog, "normals"), 1);
   glActiveTexture (GL_TEXTURE0);
   glBindTexture (GL_TEXTURE_2D, gl->surface);
   glActiveTexture (GL_TEXTURE1);
   glBindTexture (GL_TEXTURE_2D, gl->normals);
 }
 
+/* What the next draw is: the sky, the surface, the sea or a wall (view3d-gl-program.c). */
 static void
-draw_kind (const TerrainView3DGL *gl, int kind)
+set_kind (const TerrainView3DGL *gl, int kind)
 {
   glUniform1i (glGetUniformLocation (gl->program, "kind"), kind);
 }
@@ -249,14 +254,13 @@ terrain_view3d_gl_draw (TerrainView3DGL *gl, const TerrainView3DParams *params, 
   glViewport (0, 0, width, height);
   glUseProgram (gl->program);
   glBindVertexArray (gl->vao);
-  set_palette (gl->program);
   glUniform2f (glGetUniformLocation (gl->program, "picture"), (float) width, (float) height);
   glDisable (GL_BLEND);
   glDisable (GL_DEPTH_TEST);
   glDepthMask (GL_TRUE);
   glClearDepth (1.0);
   glClear (GL_DEPTH_BUFFER_BIT);
-  draw_kind (gl, 0);
+  set_kind (gl, 0);
   glDrawArrays (GL_TRIANGLES, 0, 3);
   if (gl->scene)
     {
@@ -264,16 +268,16 @@ terrain_view3d_gl_draw (TerrainView3DGL *gl, const TerrainView3DParams *params, 
       set_uniforms (gl, params, width, height);
       glEnable (GL_DEPTH_TEST);
       glDepthFunc (GL_LESS);
-      draw_kind (gl, 1);
+      set_kind (gl, 1);
       glDrawArraysInstanced (GL_TRIANGLE_STRIP, 0, 2 * s->cols, s->rows - 1);
       for (int side = 0; side < 4; side++)
         {
-          draw_kind (gl, 3 + side);
+          set_kind (gl, 3 + side);
           glDrawArrays (GL_TRIANGLES, side * gl->wall_vertices, gl->wall_vertices);
         }
       if (s->sea)
         {
-          draw_kind (gl, 2);
+          set_kind (gl, 2);
           glDrawArrays (GL_TRIANGLES, 4 * gl->wall_vertices, 6);
         }
       glDisable (GL_DEPTH_TEST);

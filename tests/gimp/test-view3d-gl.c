@@ -11,6 +11,7 @@
  * Prints each scene's figures; exit status 77 (skipped) when no OpenGL 3.3 context can be
  * made, which the GUI test of the plug-in's fallback covers. */
 #include "../unit/check.h"
+#include "../unit/view3d-peak.h"
 #include "view3d-gl.h"
 
 #include <epoxy/gl.h>
@@ -20,28 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PEAK 129
-#define PIC  300
-
 typedef struct
 {
   int            width, height;
   unsigned char *rgb;
 } Picture;
-
-/* A Gaussian peak on flat ground at 0.1, in the middle of a side x side map. */
-static float *
-lone_peak (int side)
-{
-  float *h = malloc ((size_t) side * side * sizeof *h);
-  for (int y = 0; y < side; y++)
-    for (int x = 0; x < side; x++)
-      {
-        const double r = hypot (x - side / 2, y - side / 2) / (side / 8.0);
-        h[y * side + x] = (float) (0.1 + 0.8 * exp (-r * r));
-      }
-  return h;
-}
 
 /* Ridges and valleys at several scales, from a hash: a rough map with every slope. */
 static float *
@@ -90,20 +74,6 @@ draw_cpu (const TerrainView3DMesh *mesh, const TerrainView3DParams *p, int width
   Picture pic = { width, height, malloc ((size_t) width * height * 3) };
   CHECK (terrain_view3d_render_mesh (mesh, p, pic.rgb, width, height) == TERRAIN_OK, "CPU");
   return pic;
-}
-
-/* Mean luminance of a 5 x 5 block around (x, y). */
-static double
-brightness (const Picture *pic, int x, int y)
-{
-  double sum = 0;
-  for (int j = y - 2; j <= y + 2; j++)
-    for (int i = x - 2; i <= x + 2; i++)
-      {
-        const unsigned char *q = pic->rgb + 3 * ((size_t) j * pic->width + i);
-        sum += 0.2126 * q[0] + 0.7152 * q[1] + 0.0722 * q[2];
-      }
-  return sum / 25;
 }
 
 /* GL against CPU: the share of pixels whose channels all lie within 2 levels, and the mean
@@ -180,7 +150,7 @@ scene_case (int k, TerrainView3DParams *p)
 static void
 test_same_as_cpu (TerrainView3DGL *gl)
 {
-  float             *peak = lone_peak (PEAK), *land = rough (240, 150);
+  float             *peak = lone_peak (), *land = rough (240, 150);
   TerrainView3DMesh *peak_mesh = mesh_of (peak, PEAK, PEAK);
   TerrainView3DMesh *land_mesh = mesh_of (land, 240, 150);
   for (int k = 0; k < 8; k++)
@@ -200,33 +170,21 @@ test_same_as_cpu (TerrainView3DGL *gl)
   free (land);
 }
 
-/* From straight above, a point `offset` map pixels east of the peak lies at this picture
- * column (the map fills PIC x PIC, 3 % margins). */
-static int
-at (int offset)
-{
-  return (int) lrint (PIC * (0.5 + 0.94 * offset / (double) (PEAK - 1)));
-}
-
 static void
 test_sun_sides (TerrainView3DGL *gl)
 {
-  float             *h = lone_peak (PEAK);
+  float             *h = lone_peak ();
   TerrainView3DMesh *mesh = mesh_of (h, PEAK, PEAK);
   TerrainView3DParams p;
-  terrain_view3d_defaults (&p);
-  p.view_elevation = 90.0;
-  p.light_elevation = 25.0;
-  p.exaggeration = 2.0;
-  p.colours = TERRAIN_VIEW3D_COLOURS_GRAY;
+  sun_sides_params (&p);
   for (int east = 0; east < 2; east++)
     {
       p.light_azimuth = east ? 90.0 : 270.0;
       Picture       pic = draw_gl (gl, mesh, &p, PIC, PIC);
-      const double  lit_flank = brightness (&pic, at (east ? 12 : -12), at (0));
-      const double  dark_flank = brightness (&pic, at (east ? -12 : 12), at (0));
-      const double  lit_ground = brightness (&pic, at (east ? 40 : -40), at (0));
-      const double  shadow = brightness (&pic, at (east ? -40 : 40), at (0));
+      const double  lit_flank = brightness (pic.rgb, pic.width, at (east ? 12 : -12), at (0));
+      const double  dark_flank = brightness (pic.rgb, pic.width, at (east ? -12 : 12), at (0));
+      const double  lit_ground = brightness (pic.rgb, pic.width, at (east ? 40 : -40), at (0));
+      const double  shadow = brightness (pic.rgb, pic.width, at (east ? -40 : 40), at (0));
       printf ("sun %s: flanks %.1f lit, %.1f away; ground %.1f sunward, %.1f behind\n",
               east ? "east" : "west", lit_flank, dark_flank, lit_ground, shadow);
       CHECK (lit_flank > dark_flank + 30, "sun %s: flank %.1f vs %.1f", east ? "east" : "west",
@@ -267,7 +225,7 @@ rows_per_column (const Picture *pic)
 static void
 test_exaggeration_and_repeat (TerrainView3DGL *gl)
 {
-  float             *h = lone_peak (PEAK);
+  float             *h = lone_peak ();
   TerrainView3DMesh *mesh = mesh_of (h, PEAK, PEAK);
   TerrainView3DParams p;
   terrain_view3d_defaults (&p);

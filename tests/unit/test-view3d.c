@@ -4,26 +4,11 @@
  * rows come in), and no non-number anywhere for flat, tiny and extreme inputs. */
 #include "check.h"
 #include "view3d-internal.h"
+#include "view3d-peak.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PEAK 129
-
-/* A cone-like peak (a Gaussian of radius 16) on flat ground at 0.1, in the middle. */
-static float *
-lone_peak (void)
-{
-  float *h = malloc (PEAK * PEAK * sizeof *h);
-  for (int y = 0; y < PEAK; y++)
-    for (int x = 0; x < PEAK; x++)
-      {
-        const double r = hypot (x - 64, y - 64) / 16.0;
-        h[y * PEAK + x] = (float) (0.1 + 0.8 * exp (-r * r));
-      }
-  return h;
-}
 
 static unsigned char *
 render (const float *h, int w, int hh, const TerrainView3DParams *p, int pw, int ph)
@@ -35,39 +20,12 @@ render (const float *h, int w, int hh, const TerrainView3DParams *p, int pw, int
   return rgb;
 }
 
-/* Mean luminance of a 5 x 5 block of the picture around (x, y). */
-static double
-brightness (const unsigned char *rgb, int pw, int x, int y)
-{
-  double sum = 0;
-  for (int j = y - 2; j <= y + 2; j++)
-    for (int i = x - 2; i <= x + 2; i++)
-      {
-        const unsigned char *p = rgb + 3 * ((size_t) j * pw + i);
-        sum += 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
-      }
-  return sum / 25;
-}
-
-/* From straight above, the picture is the layer: a point dx layer pixels east of the peak
- * is at that fraction of the picture. PIC x PIC, the margin 3 % each side. */
-#define PIC 300
-static int
-at (int layer_offset)
-{
-  return (int) lrint (PIC * (0.5 + 0.94 * layer_offset / (double) (PEAK - 1)));
-}
-
 static void
 test_sun_sides (void)
 {
   float              *h = lone_peak ();
   TerrainView3DParams p;
-  terrain_view3d_defaults (&p);
-  p.view_elevation = 90.0;
-  p.light_elevation = 25.0;
-  p.exaggeration = 2.0;
-  p.colours = TERRAIN_VIEW3D_COLOURS_GRAY;
+  sun_sides_params (&p);
   for (int east = 0; east < 2; east++)
     for (int shadows = 0; shadows < 2; shadows++)
       {
