@@ -276,7 +276,8 @@ terrain_render_source (void)
       g_source_get_priority (source) == G_PRIORITY_HIGH_IDLE)
     return TERRAIN_SOURCE_PAINT_TIMER;
   if (source->source_funcs == &g_idle_funcs)
-    return TERRAIN_SOURCE_IDLE;
+    return g_source_get_priority (source) >= G_PRIORITY_LOW ? TERRAIN_SOURCE_PREVIEW_IDLE
+                                                            : TERRAIN_SOURCE_IDLE;
   if (is_frame_clock_paint (source))
     return TERRAIN_SOURCE_FRAME_CLOCK;
   return is_gdk_events (source) ? TERRAIN_SOURCE_EVENTS : TERRAIN_SOURCE_OTHER;
@@ -288,7 +289,7 @@ terrain_gimp_display_render (void)
   if (! terrain_live ())
     return FALSE;
   const TerrainRenderSource from = terrain_render_source ();
-  return from == TERRAIN_SOURCE_FRAME_CLOCK ||
+  return from == TERRAIN_SOURCE_FRAME_CLOCK || from == TERRAIN_SOURCE_PREVIEW_IDLE ||
          (from == TERRAIN_SOURCE_IDLE &&
           g_source_get_priority (g_main_current_source ()) >= PROJECTION_IDLE);
 }

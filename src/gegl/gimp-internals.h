@@ -70,18 +70,21 @@ void terrain_gimp_on_quit (GObject *drawable, void (*quit) (void));
  * GIMP 3.0.4 and 3.2.6 render a stroke's progress from their paint tool's timeout of
  * priority G_PRIORITY_HIGH_IDLE (app/tools/gimppainttool-paint.c), the canvas from idles
  * (app/gimp-priorities.h: the projection at G_PRIORITY_HIGH_IDLE + 22 and after, the previews
- * of layers and images at G_PRIORITY_LOW), and, when the paint thread lags at mouse up, the
- * stroke's end from the button release's event, where gimp_paint_tool_paint_end calls the
- * timeout's function itself: from GDK's event source. Docks draw from GTK's frame clock: the
- * Histogram's view computes the histogram of the layer, its effects included, in its draw
- * handler (app/widgets/gimphistogrameditor.c), from a timeout GTK 3 names
- * "[gtk] gdk_frame_clock_paint_idle" (gdk/gdkframeclockidle.c). Plug-ins' and scripts'
- * calls (merges, exports) come from their wire's source, never from these. */
+ * of layers, images and undo steps at G_PRIORITY_LOW), and, when the paint thread lags at
+ * mouse up, the stroke's end from the button release's event, where
+ * gimp_paint_tool_paint_end calls the timeout's function itself: from GDK's event source.
+ * Docks draw from GTK's frame clock: the Histogram's view computes the histogram of the
+ * layer, its effects included, in its draw handler (app/widgets/gimphistogrameditor.c),
+ * from a timeout GTK 3 names "[gtk] gdk_frame_clock_paint_idle" (gdk/gdkframeclockidle.c).
+ * Plug-ins' and scripts' calls (merges, exports) come from their wire's source, never from
+ * these. */
 typedef enum
 {
   TERRAIN_SOURCE_NONE,        /* no source of the default main context (another thread) */
   TERRAIN_SOURCE_PAINT_TIMER, /* a timeout of priority G_PRIORITY_HIGH_IDLE */
-  TERRAIN_SOURCE_IDLE,        /* an idle, of any priority */
+  TERRAIN_SOURCE_IDLE,        /* any other idle: the canvas's among them */
+  TERRAIN_SOURCE_PREVIEW_IDLE,/* an idle of G_PRIORITY_LOW or lower: previews of layers,
+                               * images and undo steps, also while a stroke is painted */
   TERRAIN_SOURCE_EVENTS,      /* GDK's event source ("GDK X11 Event source (:0)", ...) */
   TERRAIN_SOURCE_FRAME_CLOCK, /* GTK's frame clock painting widgets: a dock's view */
   TERRAIN_SOURCE_OTHER        /* any other: a plug-in's wire, other timeouts */

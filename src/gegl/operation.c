@@ -545,6 +545,7 @@ render_paint_look (GeglOperation *operation, GeglBuffer *input, const GeglRectan
     }
   terrain_pages_free (heights);
   g_free (pixels);
+  terrain_stroke_rendered (OPERATION (operation)->stroke);
   log_render (operation, "%dx%d: %s at 1/1, for a stroke, in %dx%d at %d,%d%s", layer->width,
               layer->height, status == TERRAIN_OK ? "looked at" : "failed", roi->width,
               roi->height, roi->x, roi->y, based ? "" : ", without its base");
@@ -970,6 +971,8 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   if (status == TERRAIN_OK)
     status = make_result (&r, result, why, why_size);
   terrain_result_unref (r.last_look.result);
+  if (r.look && r.later == NULL)
+    terrain_stroke_rendered (self->stroke);
   remember_shown (&r, status, *result);
   terrain_pages_free (r.heights);
   g_free (r.reduced);

@@ -11,3 +11,10 @@ terrain_stroke_clock (gint64 *painted, TerrainRenderSource source, gint64 now)
          (source == TERRAIN_SOURCE_EVENTS && *painted != 0 &&
           now - *painted < TERRAIN_STROKE_END_US);
 }
+
+void
+terrain_stroke_clock_rendered (gint64 *painted, gint64 now)
+{
+  if (*painted != 0)
+    *painted = now;
+}

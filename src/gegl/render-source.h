@@ -7,10 +7,17 @@
 #include "gimp-internals.h"
 
 /* Whether a render from `source` at `now` (monotonic microseconds) is one of a stroke's:
- * from the paint timer, or from GDK's events within TERRAIN_STROKE_END_US of the timer's last
- * render with no idle's since (the mouse up). *painted is the time of the timer's last
- * render, 0 after an idle's; updated. */
+ * from the paint timer, or from GDK's events within TERRAIN_STROKE_END_US of the stroke's
+ * last render with no canvas idle's since (the mouse up, where GIMP's paint tool renders
+ * until its paint thread is done). *painted is the time of the stroke's last render, 0
+ * after a canvas idle's; updated. The previews' idles run between the paint timer's renders
+ * too, so they do not end a stroke: at 4096 x 4096 one did, and the mouse up's renders were
+ * taken as exact reads, freezing GIMP for 8-12 s. */
 #define TERRAIN_STROKE_END_US (G_USEC_PER_SEC / 2)
 gboolean terrain_stroke_clock (gint64 *painted, TerrainRenderSource source, gint64 now);
+
+/* A stroke's render ended at `now`: the clock counts from there (a render of the mouse up
+ * may take longer than TERRAIN_STROKE_END_US, and the next one is still the stroke's). */
+void     terrain_stroke_clock_rendered (gint64 *painted, gint64 now);
 
 #endif

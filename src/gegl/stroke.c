@@ -42,8 +42,8 @@ terrain_stroke_forget (GeglOperation *operation)
 struct TerrainStroke
 {
   gint             refs;     /* the operation's, a look made ahead's, a render made later's */
-  gint64           painted;  /* the last render from GIMP's paint timer (monotonic us), 0 once
-                              * one came from an idle */
+  gint64           painted;  /* the stroke's last render (monotonic us), 0 once one came from
+                              * the canvas's idle (render-source.h) */
   GMutex           lock;     /* GEGL may render one operation on several threads */
   gboolean         kept;     /* a base is there */
   guint            base;     /* which: a look made ahead for an older one is dropped */
@@ -116,6 +116,14 @@ terrain_stroke_render (TerrainStroke *stroke)
     terrain_stroke_clock (&stroke->painted, source, g_get_monotonic_time ());
   g_mutex_unlock (&stroke->lock);
   return stroke_render;
+}
+
+void
+terrain_stroke_rendered (TerrainStroke *stroke)
+{
+  g_mutex_lock (&stroke->lock);
+  terrain_stroke_clock_rendered (&stroke->painted, g_get_monotonic_time ());
+  g_mutex_unlock (&stroke->lock);
 }
 
 static gsize

@@ -1,7 +1,7 @@
 /* Which renders are a stroke's (src/gegl/render-source.h, gimp-internals.h): the sources of
  * GLib's default main context told apart as GIMP's are, and the clock that takes GIMP's paint
- * tool's mouse up as the stroke's only from GDK's events, soon after the paint timer and
- * before any idle. */
+ * tool's mouse up as the stroke's only from GDK's events, soon after the stroke's last render
+ * and before any canvas idle. */
 #include "check.h"
 #include "render-source.h"
 
@@ -66,6 +66,9 @@ test_sources (void)
   GSource *projection = g_idle_source_new ();
   g_source_set_priority (projection, G_PRIORITY_HIGH_IDLE + 22);
   CHECK (seen_from (projection) == TERRAIN_SOURCE_IDLE, "canvas idle: %d", seen);
+  GSource *preview = g_idle_source_new ();
+  g_source_set_priority (preview, G_PRIORITY_LOW);
+  CHECK (seen_from (preview) == TERRAIN_SOURCE_PREVIEW_IDLE, "previews' idle: %d", seen);
   CHECK (seen_from (named ("GDK X11 Event source (:99)")) == TERRAIN_SOURCE_EVENTS,
          "X11 events: %d", seen);
   CHECK (seen_from (named ("GDK Wayland Event source (wayland-0)")) == TERRAIN_SOURCE_EVENTS,
@@ -104,6 +107,31 @@ test_clock (void)
   CHECK (painted == 0, "an idle ends the stroke");
   CHECK (! terrain_stroke_clock (&painted, TERRAIN_SOURCE_EVENTS, t0 + 620 * ms),
          "GDK's events after an idle");
+  terrain_stroke_clock_rendered (&painted, t0 + 630 * ms);
+  CHECK (painted == 0, "a render's end does not start a stroke");
+}
+
+/* At mouse up GIMP's paint tool renders from the button release's event until its paint
+ * thread is done; layer previews may render between the timer's renders (seen at 4096 x
+ * 4096, where the mouse up's renders were then taken as exact and froze GIMP for 8-12 s). */
+static void
+test_mouse_up (void)
+{
+  const gint64 ms = 1000, t0 = 1000 * ms;
+  gint64       painted = 0;
+  CHECK (terrain_stroke_clock (&painted, TERRAIN_SOURCE_PAINT_TIMER, t0), "the paint timer");
+  CHECK (! terrain_stroke_clock (&painted, TERRAIN_SOURCE_PREVIEW_IDLE, t0 + 50 * ms),
+         "a layer preview is no stroke's");
+  CHECK (painted == t0, "a preview does not end the stroke");
+  CHECK (terrain_stroke_clock (&painted, TERRAIN_SOURCE_EVENTS, t0 + 260 * ms),
+         "mouse up after a preview");
+  terrain_stroke_clock_rendered (&painted, t0 + 1460 * ms); /* a render of 1.2 s */
+  CHECK (painted == t0 + 1460 * ms, "the clock counts from the render's end");
+  CHECK (terrain_stroke_clock (&painted, TERRAIN_SOURCE_EVENTS, t0 + 1470 * ms),
+         "the mouse up's next render, 1.2 s later");
+  CHECK (! terrain_stroke_clock (&painted, TERRAIN_SOURCE_EVENTS,
+                                 t0 + 1460 * ms + TERRAIN_STROKE_END_US),
+         "GDK's events long after the last render");
 }
 
 int
@@ -113,5 +141,6 @@ main (void)
   plain_funcs.dispatch = plain_dispatch;
   test_sources ();
   test_clock ();
+  test_mouse_up ();
   return CHECK_DONE ("render-source");
 }
