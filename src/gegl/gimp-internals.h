@@ -12,7 +12,11 @@
  *                                                                         at GIMP's exit
  *   the paint tool's timer priority, GDK's    none ahead: a source that   the render is exact
  *   event source and GTK's frame clock by     is not recognised is an
- *   name, the canvas's idle priority          exact reader's
+ *   name, the canvas's and the previews'      exact reader's
+ *   idle priorities
+ *   the paint tool's flush at mouse up: part  none ahead: no such update  the render is exact
+ *   of a layer updated from GDK's events,     before it in the same
+ *   then rendered (render-source.h)           dispatch
  *   gimp:buffer-source-validate up a          at each use                 the result is made
  *   filter's inputs                                                       in place (exact)
  *   translate -> crop before a filter         at each use                 the input is the

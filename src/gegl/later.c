@@ -5,6 +5,7 @@
 #include "huge-pages.h"
 #include "pixel-codec.h"
 #include "render-log.h"
+#include "render-source.h"
 
 #include <string.h>
 
@@ -30,6 +31,9 @@ seen_update (GSignalInvocationHint *hint, guint count, const GValue *params, gpo
   (void) data;
   if (drawable == NULL)
     return TRUE;
+  if (count >= 5)
+    terrain_paint_flush_note (drawable, g_value_get_int (&params[3]),
+                              g_value_get_int (&params[4]));
   int at = DRAWABLES_SEEN - 1; /* where it was, or the oldest's place */
   for (int i = 0; i < DRAWABLES_SEEN; i++)
     {
@@ -101,6 +105,19 @@ terrain_later_layer (GeglOperation *operation)
     g_clear_object (&buffer);
   g_clear_object (&drawable);
   return buffer;
+}
+
+gboolean
+terrain_later_paint_flushed (GeglOperation *operation, const GeglRectangle *layer)
+{
+  if (terrain_render_source () != TERRAIN_SOURCE_EVENTS || ! watch_drawables ())
+    return FALSE;
+  GeglBuffer    *buffer = terrain_gimp_source_buffer (operation->node);
+  GObject       *drawable = buffer ? drawable_of (buffer) : NULL;
+  const gboolean flushed = terrain_paint_flushed (drawable, layer->width, layer->height);
+  g_clear_object (&drawable);
+  g_clear_object (&buffer);
+  return flushed;
 }
 
 /* ---- The renders under way ---- */

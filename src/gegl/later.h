@@ -40,6 +40,11 @@ void        terrain_later_watch (void);
  * otherwise. Main thread. */
 GeglBuffer *terrain_later_layer (GeglOperation *operation);
 
+/* Whether GIMP's paint tool has just flushed paint into part of the drawable the operation
+ * reads (of `layer`'s size), in the main loop's dispatch under way: at mouse up
+ * (render-source.h). */
+gboolean    terrain_later_paint_flushed (GeglOperation *operation, const GeglRectangle *layer);
+
 /* Whether the full render of `key` may be made later: none was made later lately (asked
  * for again, its result was not kept: making it later again would never end). Main
  * thread. */

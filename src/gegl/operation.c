@@ -499,6 +499,15 @@ layer_settings (GeglOperation *operation, GeglRectangle *layer, TerrainResultKey
   return TRUE;
 }
 
+/* Whether the render under way is one of a stroke's (stroke.h), on a layer of `layer`'s
+ * size. */
+static gboolean
+stroke_render (GeglOperation *operation, const GeglRectangle *layer)
+{
+  return terrain_stroke_render (OPERATION (operation)->stroke,
+                                terrain_later_paint_flushed (operation, layer));
+}
+
 /* Whether the render under way is a stroke's (stroke.h) whose look is a paint look, its base
  * is there and roi lies in the layer: then the output there depends on the input there
  * alone. *layer: the layer's rectangle. */
@@ -508,7 +517,7 @@ paint_look_here (GeglOperation *operation, const GeglRectangle *roi, GeglRectang
   TerrainOperation           *self = OPERATION (operation);
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
   TerrainResultKey            settings;
-  return layer_settings (operation, layer, &settings) && terrain_stroke_render (self->stroke) &&
+  return layer_settings (operation, layer, &settings) && stroke_render (operation, layer) &&
          gegl_rectangle_contains (layer, roi) &&
          terrain_look_factor (info, layer->width, layer->height) == 1 &&
          terrain_stroke_has_base (self->stroke, &settings, layer->width, layer->height, 1);
@@ -703,7 +712,7 @@ static void
 witness_layer (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *layer,
                const TerrainResultKey *settings, TerrainResult *result)
 {
-  if (terrain_gimp_display_render () || terrain_stroke_render (OPERATION (operation)->stroke) ||
+  if (terrain_gimp_display_render () || stroke_render (operation, layer) ||
       ! terrain_result_wants_witness (result))
     return;
   TerrainTileWitness *witness = terrain_tile_witness_new (input, layer);
@@ -798,7 +807,7 @@ plan_look (LayerRender *r)
   r->again = r->later && r->shown.look && memcmp (&r->shown.key, &r->key, sizeof r->key) == 0 &&
              terrain_later_under_way (&r->key);
   r->look = ! r->reused && (r->later || (r->factor > 1 && r->based &&
-                                         terrain_stroke_render (self->stroke)));
+                                         stroke_render (r->operation, r->layer)));
   /* A reduced look drawn from the base is the stroke's last one again when the layer, the
    * settings and the base are the same (the canvas's render after mouse up). */
   r->base_id = terrain_stroke_base_id (self->stroke);
@@ -811,7 +820,7 @@ plan_look (LayerRender *r)
    * Erosion at 1024 x 1024 that cost a reduced copy of the result and, 0.2 s later, the
    * filter at 512 x 512 in a thread, taking a processor from whatever GIMP did next). */
   r->rebase = r->factor > 0 && ! r->look && ! r->unread &&
-              (terrain_stroke_render (self->stroke) || terrain_gimp_display_render ()) &&
+              (stroke_render (r->operation, r->layer) || terrain_gimp_display_render ()) &&
               ! terrain_stroke_is_base (self->stroke, &r->settings, &r->key, r->layer->width,
                                         r->layer->height, r->factor);
 }

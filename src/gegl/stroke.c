@@ -106,9 +106,12 @@ terrain_stroke_release (TerrainStrokeHold *hold)
  * was computed there, in GIMP's main thread). Only from GDK's events: a merge, an export or
  * a script, from a plug-in's call, is never given a look (render-source.h). */
 gboolean
-terrain_stroke_render (TerrainStroke *stroke)
+terrain_stroke_render (TerrainStroke *stroke, gboolean paint_flushed)
 {
-  const TerrainRenderSource source = terrain_render_source ();
+  TerrainRenderSource source = terrain_render_source ();
+  /* The paint timer's function, called from the mouse up's event. */
+  if (source == TERRAIN_SOURCE_EVENTS && paint_flushed)
+    source = TERRAIN_SOURCE_PAINT_TIMER;
   if (source == TERRAIN_SOURCE_NONE || ! terrain_live ())
     return FALSE;
   g_mutex_lock (&stroke->lock);

@@ -43,9 +43,10 @@ typedef struct TerrainStroke TerrainStroke;
 
 /* Whether the render under way is one of a stroke's: in GIMP's main loop, from a timeout of
  * priority G_PRIORITY_HIGH_IDLE, or from GIMP's paint tool at mouse up, in GDK's event
- * source, soon after the stroke's last render and before the canvas's idle renders
- * (render-source.h). */
-gboolean      terrain_stroke_render (TerrainStroke *stroke);
+ * source, right after the paint tool flushed paint into the layer (paint_flushed:
+ * terrain_later_paint_flushed) or soon after the stroke's last render and before the
+ * canvas's idle renders (render-source.h). */
+gboolean      terrain_stroke_render (TerrainStroke *stroke, gboolean paint_flushed);
 /* A stroke's render (terrain_stroke_render said so) has ended: the mouse up's next render,
  * however long this one took, is still the stroke's (terrain_stroke_clock_rendered). */
 void          terrain_stroke_rendered (TerrainStroke *stroke);

@@ -134,6 +134,66 @@ test_mouse_up (void)
          "GDK's events long after the last render");
 }
 
+/* The paint tool's flush at mouse up: a part of a layer updated from GDK's events marks it
+ * painted for that dispatch alone. */
+typedef struct
+{
+  GObject *layer, *other;
+  int      step;
+  gboolean seen[4];
+} Flush;
+
+static gboolean
+flush_in_events (gpointer data)
+{
+  Flush *f = data;
+  if (f->step == 0)
+    {
+      CHECK (! terrain_paint_flushed (f->layer, 100, 100), "nothing updated yet");
+      terrain_paint_flush_note (f->layer, 20, 10);
+      terrain_paint_flush_note (f->layer, 30, 5);
+      f->seen[0] = terrain_paint_flushed (f->layer, 100, 100);
+      f->seen[1] = terrain_paint_flushed (f->other, 100, 100);
+      terrain_paint_flush_note (f->layer, 100, 100); /* the stroke's end: the whole layer */
+      f->seen[2] = terrain_paint_flushed (f->layer, 100, 100);
+      terrain_paint_flush_note (f->other, 10, 10);
+    }
+  else
+    f->seen[3] = terrain_paint_flushed (f->other, 100, 100);
+  f->step++;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_in (GSource *source, Flush *f)
+{
+  const int step = f->step;
+  g_source_set_callback (source, flush_in_events, f, NULL);
+  g_source_attach (source, NULL);
+  for (int i = 0; i < 1000 && f->step == step; i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_unref (source);
+}
+
+static void
+test_paint_flush (void)
+{
+  Flush f = { .layer = g_object_new (G_TYPE_OBJECT, NULL),
+              .other = g_object_new (G_TYPE_OBJECT, NULL) };
+  run_in (named ("GDK X11 Event source (:99)"), &f);
+  CHECK (f.seen[0], "a part of the layer updated from GDK's events: painted");
+  CHECK (! f.seen[1], "another layer is not");
+  CHECK (! f.seen[2], "once the whole layer was updated, it is not");
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  run_in (named ("GDK X11 Event source (:99)"), &f);
+  CHECK (! f.seen[3], "the next event is another's");
+  terrain_paint_flush_note (f.layer, 10, 10); /* outside the main loop: no event's */
+  CHECK (! terrain_paint_flushed (f.layer, 100, 100), "outside the main loop");
+  g_object_unref (f.layer);
+  g_object_unref (f.other);
+}
+
 int
 main (void)
 {
@@ -142,5 +202,6 @@ main (void)
   test_sources ();
   test_clock ();
   test_mouse_up ();
+  test_paint_flush ();
   return CHECK_DONE ("render-source");
 }

@@ -20,6 +20,7 @@ with xdotool, as a person would.
 """
 import os
 import re
+import signal
 import statistics
 import subprocess
 import time
@@ -252,6 +253,37 @@ class Live:
         self.xdotool("mouseup", 1)
         return down, time.monotonic()
 
+    def line(self, k):
+        """Line number k: a click, then a Shift+click elsewhere, which has GIMP's paint tool
+        paint the straight line between them at once, from the click's event, without its
+        paint thread (and without the paint timer's renders). Returns the second click's
+        mouse up time."""
+        x0, y0, x1, y1 = CANVAS
+        y = y0 + 60 + (k * 53) % (y1 - y0 - 160)
+        x = x0 + 60 + (k * 37) % 120
+        self.xdotool("mousemove", x, y)
+        self.xdotool("click", 1)
+        time.sleep(0.3)
+        self.xdotool("mousemove", x1 - 80, y + 90)
+        self.xdotool("keydown", "shift")
+        self.xdotool("click", 1)
+        up = time.monotonic()
+        self.xdotool("keyup", "shift")
+        return up
+
+    def stroke_at_once(self, k):
+        """Stroke number k made while GIMP is stopped (SIGSTOP): GIMP then takes the mouse
+        down, the moves and the mouse up in one go, as when its main loop was busy meanwhile,
+        and its paint thread has painted nothing before mouse up (no render from the paint
+        timer: the paint tool renders from the mouse up's event). Returns the time GIMP
+        went on."""
+        os.kill(self.gimp.pid, signal.SIGSTOP)
+        try:
+            self.stroke(k)
+        finally:
+            os.kill(self.gimp.pid, signal.SIGCONT)
+        return time.monotonic()
+
     def stroke_on_screen(self, k):
         """A stroke timed on the screen as well: the canvas is grabbed again and again (each
         look costs tens of ms of CPU: only for a confirmation) until it has not changed for
@@ -283,6 +315,17 @@ class Live:
                 _lines(self.render_log,
                        r"(terrain:\S+) \d+x\d+: (computed|reused|failed|looked at)(?:,? .*)?$")
                 if since <= t <= until and not m.group(0).endswith("the layer not read")]
+
+    def exact_from_events(self, since):
+        """[(time, op)] of whole-layer results computed in GIMP's main thread for an ask
+        from GDK's event source (a mouse up's render taken for an exact read)."""
+        found, last_ask = [], {}
+        for t, m in _lines(self.render_log, r"(terrain:\S+) (asked for .*|\d+x\d+: computed)$"):
+            if m.group(3).startswith("asked for"):
+                last_ask[m.group(2)] = "from GDK " in m.group(3)
+            elif t >= since and last_ask.get(m.group(2)):
+                found.append((t, m.group(2)))
+        return found
 
     def asked(self, since, until=float("inf")):
         return [t for t, _ in _lines(self.render_log, r"terrain:\S+ asked for ") if since <= t <= until]
