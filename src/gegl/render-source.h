@@ -11,8 +11,8 @@
  * last render with no canvas idle's since (the mouse up, where GIMP's paint tool renders
  * until its paint thread is done). *painted is the time of the stroke's last render, 0
  * after a canvas idle's; updated. The previews' idles run between the paint timer's renders
- * too, so they do not end a stroke: at 4096 x 4096 one did, and the mouse up's renders were
- * taken as exact reads, freezing GIMP for 8-12 s. */
+ * too, so they do not end a stroke: when one did, the mouse up's renders were taken as exact
+ * reads, and GIMP froze for the whole filter (tests/bench/README.md). */
 #define TERRAIN_STROKE_END_US (G_USEC_PER_SEC / 2)
 gboolean terrain_stroke_clock (gint64 *painted, TerrainRenderSource source, gint64 now);
 
@@ -28,7 +28,7 @@ void     terrain_stroke_clock_rendered (gint64 *painted, gint64 now);
  * then renders, in the same call. At mouse up that call is made from the button release's
  * event until the paint thread is done: when the paint thread had not drawn before mouse up,
  * no render of the stroke came from the paint timer, and the mouse up's were taken as exact
- * (at 4096 x 4096 GIMP froze 7-8 s). So a part of a layer updated from GDK's events marks
+ * (GIMP froze for the whole filter). So a part of a layer updated from GDK's events marks
  * that layer as painted, until GIMP's main loop runs again (the next event is another's). */
 
 /* `drawable` emitted "update" for a rectangle of width x height; main thread. */

@@ -113,7 +113,7 @@ test_clock (void)
 
 /* At mouse up GIMP's paint tool renders from the button release's event until its paint
  * thread is done; layer previews may render between the timer's renders (seen at 4096 x
- * 4096, where the mouse up's renders were then taken as exact and froze GIMP for 8-12 s). */
+ * 4096, where the mouse up's renders were then taken as exact and froze GIMP). */
 static void
 test_mouse_up (void)
 {
