@@ -222,9 +222,10 @@ for n, ((action, value), (result, settle)) in enumerate(zip(STEPS, results)):
     # Byte for byte. Effects above others once left 0.04 % of the pixels one step apart in
     # some sessions (GIMP's float between effects went to the layer's integers by babl fishes
     # chosen per session: src/pixels/pixel-codec.h, terrain_pixel_codec_store_in).
-    same = result["same"] or (n >= FLOAT_FROM and result["by"] <= 1.0 / 65535 + 1e-9) or \
-        (exact and action == "line")
-    checks.check(same, "%s: the canvas (Copy Visible) is not the merge: %.3f %% of "
+    rounding = not result["same"] and n >= FLOAT_FROM and result["by"] <= 1.0 / 65535 + 1e-9
+    unchecked = exact and action == "line"
+    checks.check(result["same"] or rounding or unchecked,
+                 "%s: the canvas (Copy Visible) is not the merge: %.3f %% of "
                  "the pixels differ, by up to %.4f %% of full scale; effects %s; renders %s" % (
                      what, 100 * result.get("differ", 0), 100 * result.get("by", 0),
                      result["filters"], result["renders"][-12:]))
@@ -233,8 +234,8 @@ for n, ((action, value), (result, settle)) in enumerate(zip(STEPS, results)):
                      "thread for GDK's events (the paint tool's render at mouse up): %s" % (
                          what, result["exact from events"]))
     print("%s: canvas %s the merge; change -> last render %s s; effects %s" % (
-        what, "is" if result["same"] else "is within a float rounding of" if n >= FLOAT_FROM and same
-        else "is not (not checked)" if same else "IS NOT",
+        what, "is" if result["same"] else "is within a float rounding of" if rounding
+        else "is not (not checked)" if unchecked else "IS NOT",
         "-" if settle is None else "%.3f" % settle, result["filters"]))
 checks.check(len(results) == len(STEPS), "%d of %d steps ran" % (len(results), len(STEPS)))
 render_log = open(live.render_log).read() if os.path.exists(live.render_log) else ""
