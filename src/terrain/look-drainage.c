@@ -8,6 +8,7 @@
  * area, and no figure. The slope of a cell the fill raised, or that drains into one, is
  * the fill's and not the land's: such cells pass their water on but are left out of the
  * fit. */
+#include "cell-heap.h"
 #include "look-internal.h"
 #include "terrain-common.h"
 
@@ -22,54 +23,6 @@
 static const int DX[8] = { 0, 0, -1, 1, -1, 1, 1, -1 };
 static const int DY[8] = { -1, 1, 0, 0, -1, 1, -1, 1 };
 
-/* A binary min-heap of cells by height, ties by index (so the fill is the same every run);
- * each entry keeps its height, so that sifting reads no other memory. */
-typedef struct
-{
-  float    h;
-  uint32_t cell;
-} Entry;
-
-typedef struct
-{
-  Entry *entry;
-  size_t size;
-} Heap;
-
-static int
-entry_less (Entry a, Entry b)
-{
-  return a.h < b.h || (a.h == b.h && a.cell < b.cell);
-}
-
-static void
-heap_push (Heap *q, Entry e)
-{
-  size_t i = q->size++;
-  for (; i > 0 && entry_less (e, q->entry[(i - 1) / 2]); i = (i - 1) / 2)
-    q->entry[i] = q->entry[(i - 1) / 2];
-  q->entry[i] = e;
-}
-
-static uint32_t
-heap_pop (Heap *q)
-{
-  const uint32_t top = q->entry[0].cell;
-  const Entry    last = q->entry[--q->size];
-  size_t         i = 0;
-  for (size_t child; (child = 2 * i + 1) < q->size; i = child)
-    {
-      if (child + 1 < q->size && entry_less (q->entry[child + 1], q->entry[child]))
-        child++;
-      if (! entry_less (q->entry[child], last))
-        break;
-      q->entry[i] = q->entry[child];
-    }
-  if (q->size > 0)
-    q->entry[i] = last;
-  return top;
-}
-
 /* Priority-flood+epsilon from the border (Barnes et al.'s algorithm 3): a cell reached from
  * one not below it is raised to the next float above that one and flooded from next, first
  * in first out, before the heap's lowest. `state` (w * h bytes, zeroed) ends RAISED for the
@@ -78,20 +31,20 @@ heap_pop (Heap *q)
 #define RAISED 2
 
 static void
-fill (float *h, int w, int hh, uint8_t *state, Entry *heap, uint32_t *pit)
+fill (float *h, int w, int hh, uint8_t *state, CellHeapEntry *heap, uint32_t *pit)
 {
-  Heap   q = { heap, 0 };
+  CellHeap q = { heap, 0 };
   size_t pit_first = 0, pit_end = 0;
   for (int y = 0; y < hh; y++)
     for (int x = 0; x < w; x++)
       if (x == 0 || y == 0 || x == w - 1 || y == hh - 1)
         {
           const uint32_t c = (uint32_t) ((size_t) y * w + x);
-          state[c] = 1, heap_push (&q, (Entry) { h[c], c });
+          state[c] = 1, cell_heap_push (&q, h[c], c);
         }
   while (q.size > 0 || pit_first < pit_end)
     {
-      const uint32_t c = pit_first < pit_end ? pit[pit_first++] : heap_pop (&q);
+      const uint32_t c = pit_first < pit_end ? pit[pit_first++] : cell_heap_pop (&q);
       const int      x = (int) (c % (uint32_t) w), y = (int) (c / (uint32_t) w);
       if (pit_first == pit_end)
         pit_first = pit_end = 0;
@@ -105,7 +58,7 @@ fill (float *h, int w, int hh, uint8_t *state, Entry *heap, uint32_t *pit)
           if (h[j] <= h[c])
             h[j] = nextafterf (h[c], INFINITY), state[j] = RAISED, pit[pit_end++] = j;
           else
-            heap_push (&q, (Entry) { h[j], j });
+            cell_heap_push (&q, h[j], j);
         }
     }
 }
@@ -217,7 +170,7 @@ look_slope_area (const float *heights, int width, int height, const LookRelief *
   uint32_t    *r = terrain_alloc (n * sizeof (uint32_t));
   uint32_t    *queue = terrain_alloc (n * sizeof (uint32_t));
   uint32_t    *area = terrain_alloc (n * sizeof (uint32_t));
-  Entry       *heap = terrain_alloc (n * sizeof (Entry));
+  CellHeapEntry *heap = terrain_alloc (n * sizeof (CellHeapEntry));
   uint8_t     *scratch = terrain_calloc (n, 1);
   TerrainStatus status =
     h && slope && r && queue && area && heap && scratch ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;

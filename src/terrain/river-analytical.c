@@ -442,7 +442,9 @@ run_stage (Solution *s, float *start, int first, double from, double to)
  * receivers' lines, the grid-aligned diagonal grain of the hillshade (on the default
  * Diamond-Square map aniso45 1.24 at 512 x 512 and 1.32 at 1024 x 1024, without it 1.07
  * and 1.04). The cells the diffusion leaves with no lower neighbour (there 0.6 % and
- * 0.2 % of them) are pits, which the run's last check fills (river-erosion.c: finish). */
+ * 0.2 % of them) are pits behind the bumps it raises on the channels' beds: they are
+ * breached (river-breach.c says why, and how), and the run's last check fills any left
+ * (river-erosion.c: finish). */
 static TerrainStatus
 last_half_diffusion (Solution *s, double half)
 {
@@ -451,6 +453,8 @@ last_half_diffusion (Solution *s, double half)
   if (river_diffusion_set (&r->diffusion, g, half) != TERRAIN_OK)
     return TERRAIN_ERROR_NO_MEMORY;
   river_diffuse (&r->diffusion, g, NULL);
+  if (river_breach (g, r->floor) != TERRAIN_OK)
+    return TERRAIN_ERROR_NO_MEMORY;
   if (r->eroded || r->deposited)
     account_stage (r, r->diffusion.before, 0.0);
   return TERRAIN_OK;

@@ -218,6 +218,12 @@ enum
  * g->area, sorted, parent and direction as scratch. */
 size_t        river_drain_flats (RiverGrid *g, uint8_t *state, float *raised);
 
+/* ---- river-breach.c ---- */
+
+/* Lowers a way down for each pit of g->h, never below `lowest`, and rounds the land around
+ * the cuts (river-breach.c); a pit with no way within reach is left to a fill. */
+TerrainStatus river_breach (RiverGrid *g, float lowest);
+
 /* ---- river-estimate.c ---- */
 
 /* The receiver order of a coarser grid's result (river-erosion.c: coarse_estimate): its

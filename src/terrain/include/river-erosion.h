@@ -26,9 +26,12 @@
  *    pseudo-random number per cell, so that the filled flats drain along branching lines,
  *    not the straight parallel ones of a plain epsilon); a map that drains already is left
  *    as it is. Every non-outlet cell then has a strictly lower neighbour, and the steps
- *    keep it so (step 5): the result has no pit. A last check fills again should one be
- *    left (none is by the simulation; the analytical method's last diffusion, eroding a
- *    layer, leaves some).
+ *    keep it so (step 5): the result has no pit. The analytical method's last diffusion,
+ *    eroding a layer, leaves some on the channels' beds: each is breached (Lindsay 2016,
+ *    Hydrological Processes 30(6)): the cells on its way down (where a flood from it
+ *    crosses its rim) are lowered onto a line to the first cell below it, their neighbours
+ *    by half as much, the land within 2 cells of the cuts is rounded by a little diffusion,
+ *    and the pits that leaves are breached again. A last check fills any left.
  *  - One step (Braun & Willett 2013, "A very efficient O(n), implicit and parallel method
  *    to solve the stream power equation", Geomorphology 180-181):
  *     1. every non-outlet cell's receiver is its neighbour of steepest descent (8
