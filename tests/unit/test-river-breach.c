@@ -2,10 +2,9 @@
  * bumps, a pit behind each, as the analytical method's last diffusion leaves them: every
  * pit drains afterwards, the bed falls evenly to the outlet, by at least a quarter of the
  * valley's fall a cell (a fill leaves lakes that fall by a float a cell, and the bumps),
- * nothing changes away from the channel,
- * nothing goes below the lowest height allowed, and a way with too few floats for it is
- * left alone. (The same result for 1 to 4 threads: test-threads, River Erosion's
- * defaults.) */
+ * nothing changes away from the channel, nothing goes below the lowest height allowed, and
+ * a way with too few floats for it is left alone. (The same result for 1 to 4 threads:
+ * test-threads, River Erosion's defaults.) */
 #include "check.h"
 
 #include "river-internal.h"
@@ -32,8 +31,7 @@ typedef struct
 } Valley;
 
 /* A valley falling towards x = 0, its banks falling towards the channel's row; each fifth
- * cell of the bed raised by `bump` (above the cells upstream of it). Outlets: the border,
- * one corner a peak that gives the map a relief of 1. */
+ * cell of the bed raised by `bump` (above the cells upstream of it). Outlets: the border. */
 static void
 valley (Valley *v, float bump)
 {
@@ -51,8 +49,6 @@ valley (Valley *v, float bump)
         v->h[i] = (float) (0.5 + 0.002 * x + 0.01 * abs (y - CHANNEL));
         if (y == CHANNEL && x % 5 == 0 && ! border)
           v->h[i] += bump;
-        if (x == 0 && y == 0)
-          v->h[i] = v->h[i] + 1.0f;
       }
 }
 
