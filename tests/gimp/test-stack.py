@@ -161,6 +161,15 @@ def png(live, raw):
         os.remove(raw)
 
 
+def write_step(n, action, value):
+    """Step n for the script, whole or not at all: the script reads it as soon as it is there
+    (written in place, it once read it empty and died, JSONDecodeError, in CI)."""
+    part = os.path.join(workdir, "step-%d.part" % n)
+    with open(part, "w") as f:
+        json.dump({"action": action, "value": value, "keep": action in PAINTED}, f)
+    os.rename(part, os.path.join(workdir, "step-%d" % n))
+
+
 def run_step(live, n, action, value, k):
     """Step n: the driver's own change (a stroke, a key) or the script's; then, once GIMP is
     done, the comparison. Returns (the script's result, seconds from the change to the last
@@ -175,8 +184,7 @@ def run_step(live, n, action, value, k):
     elif action in ("undo", "redo"):
         live.keys(value)
         since = time.monotonic()
-    with open(os.path.join(live.workdir, "step-%d" % n), "w") as f:
-        json.dump({"action": action, "value": value, "keep": action in PAINTED}, f)
+    write_step(n, action, value)
     if not live.wait_file("done-%d" % n, 60):
         return None, None
     if action not in PAINTED + ("undo", "redo"):
@@ -208,8 +216,7 @@ try:
         live.keys("p")  # the Paintbrush
         for n, (action, value) in enumerate(STEPS):
             results.append(run_step(live, n, action, value, n))
-    with open(os.path.join(workdir, "step-%d" % len(STEPS)), "w") as f:
-        json.dump({"action": "end", "value": None, "keep": False}, f)
+    write_step(len(STEPS), "end", None)
 finally:
     code = live.finish()
 
