@@ -6,6 +6,7 @@
  * a way with too few floats for it is left alone. (The same result for 1 to 4 threads:
  * test-threads, River Erosion's defaults.) */
 #include "check.h"
+#include "drainage.h"
 
 #include "river-internal.h"
 
@@ -52,19 +53,11 @@ valley (Valley *v, float bump)
       }
 }
 
+/* The valley's pits (drainage.h: its outlets are the border; no cell is at the sea, 0). */
 static size_t
 pits (const Valley *v)
 {
-  size_t n = 0;
-  for (int y = 1; y < H - 1; y++)
-    for (int x = 1; x < W - 1; x++)
-      {
-        int lower = 0;
-        for (int k = 0; k < RIVER_NEIGHBOURS; k++)
-          lower |= v->h[(y + RIVER_DY[k]) * W + x + RIVER_DX[k]] < v->h[y * W + x];
-        n += ! lower;
-      }
-  return n;
+  return (size_t) drainage_pits (v->h, W, H, 0, 0.0f, -1);
 }
 
 static void
