@@ -193,8 +193,10 @@ input_box (GeglOperation *operation)
   return box ? *box : (GeglRectangle) { 0, 0, 0, 0 };
 }
 
-static gboolean paint_look_here (GeglOperation *operation, const GeglRectangle *roi,
-                                 GeglRectangle *layer);
+static GeglNode *layer_source (GeglOperation *operation, GeglRectangle *layer);
+static gboolean  stroke_render (GeglOperation *operation, const GeglRectangle *layer);
+static gboolean  paint_look_here (GeglOperation *operation, const GeglRectangle *roi,
+                                  gboolean stroke, const GeglRectangle *layer);
 
 /* What a change of the input changes: everything, for whole-layer work. */
 static GeglRectangle
@@ -210,7 +212,10 @@ static GeglRectangle
 region_for (GeglOperation *operation, const gchar *pad, const GeglRectangle *roi)
 {
   GeglRectangle layer;
-  if (whole_layer (operation) && paint_look_here (operation, roi, &layer))
+  if (! whole_layer (operation))
+    return *roi;
+  layer_source (operation, &layer);
+  if (paint_look_here (operation, roi, stroke_render (operation, &layer), &layer))
     return *roi;
   return changed_by (operation, pad, roi);
 }
@@ -485,14 +490,12 @@ layer_reduced (GeglOperation *operation, const TerrainPixelCodec *codec, const g
   return status;
 }
 
-/* The layer's rectangle (layer_source) and the key of the settings for it (result_key
- * without pixels), in regions asked for before the render; FALSE until prepare() has set
- * the format. */
+/* The key of the settings for the layer (result_key without pixels), in regions asked for
+ * before the render; FALSE until prepare() has set the format. */
 static gboolean
-layer_settings (GeglOperation *operation, GeglRectangle *layer, TerrainResultKey *settings)
+layer_settings (GeglOperation *operation, const GeglRectangle *layer, TerrainResultKey *settings)
 {
   TerrainPixelCodec codec;
-  layer_source (operation, layer);
   if (! operation_codec (operation, &codec))
     return FALSE;
   *settings = result_key (operation, &codec, layer);
@@ -508,16 +511,17 @@ stroke_render (GeglOperation *operation, const GeglRectangle *layer)
                                 terrain_later_paint_flushed (operation, layer));
 }
 
-/* Whether the render under way is a stroke's (stroke.h) whose look is a paint look, its base
- * is there and roi lies in the layer: then the output there depends on the input there
- * alone. *layer: the layer's rectangle. */
+/* Whether the render under way, a stroke's (stroke.h), has a paint look, its base is there
+ * and roi lies in the layer (layer_source's rectangle): then the output there depends on the
+ * input there alone. */
 static gboolean
-paint_look_here (GeglOperation *operation, const GeglRectangle *roi, GeglRectangle *layer)
+paint_look_here (GeglOperation *operation, const GeglRectangle *roi, gboolean stroke,
+                 const GeglRectangle *layer)
 {
   TerrainOperation           *self = OPERATION (operation);
   const TerrainProcedureInfo *info = OPERATION_CLASS (operation)->info;
   TerrainResultKey            settings;
-  return layer_settings (operation, layer, &settings) && stroke_render (operation, layer) &&
+  return stroke && layer_settings (operation, layer, &settings) &&
          gegl_rectangle_contains (layer, roi) &&
          terrain_look_factor (info, layer->width, layer->height) == 1 &&
          terrain_stroke_has_base (self->stroke, &settings, layer->width, layer->height, 1);
@@ -706,14 +710,13 @@ witnessed_result (GeglBuffer *input, const GeglRectangle *layer,
 }
 
 /* A witness of the input's tiles under the layer kept with the result, found again under
- * `settings`: for a merge's render alone, which takes a clone of tiles that no stroke is
- * painting (the canvas's renders may come while one is). */
+ * `settings`: for a merge's render alone (neither the canvas's nor a stroke's), which takes a
+ * clone of tiles that no stroke is painting (the canvas's renders may come while one is). */
 static void
-witness_layer (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *layer,
-               const TerrainResultKey *settings, TerrainResult *result)
+witness_layer (GeglBuffer *input, const GeglRectangle *layer, const TerrainResultKey *settings,
+               TerrainResult *result)
 {
-  if (terrain_gimp_display_render () || stroke_render (operation, layer) ||
-      ! terrain_result_wants_witness (result))
+  if (! terrain_result_wants_witness (result))
     return;
   TerrainTileWitness *witness = terrain_tile_witness_new (input, layer);
   if (witness)
@@ -746,6 +749,8 @@ typedef struct
   guint                    base_id;
   TerrainResult           *witnessed; /* kept, found by the layer's tiles */
   GeglBuffer              *later;     /* the layer whose result is made in a thread */
+  gboolean stroke;       /* a stroke's render (stroke_render) */
+  gboolean display;      /* a render for the display (terrain_gimp_display_render) */
   gboolean canvas;       /* the canvas's render, chunk by chunk (canvas_chunks) */
   gboolean unread;       /* the canvas asks again for what it was shown: layer not read */
   gboolean reads;        /* the procedure reads the layer */
@@ -806,8 +811,7 @@ plan_look (LayerRender *r)
    * its result started again: a look is never shown for good. */
   r->again = r->later && r->shown.look && memcmp (&r->shown.key, &r->key, sizeof r->key) == 0 &&
              terrain_later_under_way (&r->key);
-  r->look = ! r->reused && (r->later || (r->factor > 1 && r->based &&
-                                         stroke_render (r->operation, r->layer)));
+  r->look = ! r->reused && (r->later || (r->factor > 1 && r->based && r->stroke));
   /* A reduced look drawn from the base is the stroke's last one again when the layer, the
    * settings and the base are the same (the canvas's render after mouse up). */
   r->base_id = terrain_stroke_base_id (self->stroke);
@@ -820,7 +824,7 @@ plan_look (LayerRender *r)
    * Erosion at 1024 x 1024 that cost a reduced copy of the result and, 0.2 s later, the
    * filter at 512 x 512 in a thread, taking a processor from whatever GIMP did next). */
   r->rebase = r->factor > 0 && ! r->look && ! r->unread &&
-              (stroke_render (r->operation, r->layer) || terrain_gimp_display_render ()) &&
+              (r->stroke || r->display) &&
               ! terrain_stroke_is_base (self->stroke, &r->settings, &r->key, r->layer->width,
                                         r->layer->height, r->factor);
 }
@@ -886,8 +890,9 @@ make_result (LayerRender *r, TerrainResult **result, char *why, size_t why_size)
       if (status == TERRAIN_OK && ! r->look)
         terrain_result_keep (&r->key, *result);
     }
-  if (status == TERRAIN_OK && r->reads && ! r->look && ! r->witnessed)
-    witness_layer (operation, r->input, r->layer, &r->settings, *result);
+  if (status == TERRAIN_OK && r->reads && ! r->look && ! r->witnessed && ! r->stroke &&
+      ! r->display)
+    witness_layer (r->input, r->layer, &r->settings, *result);
   if (status == TERRAIN_OK && r->look)
     terrain_stroke_forget (operation);
   if (status == TERRAIN_OK && r->reduced_look && ! r->again && ! r->look_again)
@@ -949,12 +954,14 @@ log_layer_render (const LayerRender *r, TerrainStatus status)
  * (terrain_write_result). */
 static TerrainStatus
 render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
-              const GeglRectangle *layer, const TerrainPixelCodec *codec,
+              const GeglRectangle *layer, gboolean stroke, const TerrainPixelCodec *codec,
               TerrainResult **result, guchar **layer_pixels, char *why, size_t why_size)
 {
   TerrainOperation *self = OPERATION (operation);
   LayerRender       r = {
     .operation = operation,
+    .stroke = stroke,
+    .display = terrain_gimp_display_render (),
     .input = input,
     .source = source,
     .layer = layer,
@@ -1005,14 +1012,17 @@ render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
   const TerrainProgress       progress = { report, operation };
   GeglNode                   *source = layer_source (operation, area);
   GeglRectangle               layer = *area;
-  if (whole_layer (operation) && paint_look_here (operation, roi, &layer))
+  const gboolean              whole = whole_layer (operation);
+  /* Whether the render is a stroke's, asked once: the answer goes by the clock. */
+  const gboolean              stroke = whole && stroke_render (operation, &layer);
+  if (whole && paint_look_here (operation, roi, stroke, &layer))
     {
       *area = *roi;
       return render_paint_look (operation, input, roi, &layer, codec, result);
     }
-  if (whole_layer (operation))
-    return render_layer (operation, input, source, area, codec, result, layer_pixels, why,
-                         why_size);
+  if (whole)
+    return render_layer (operation, input, source, area, stroke, codec, result, layer_pixels,
+                         why, why_size);
 
   *area = *roi;
   const gsize n = (gsize) roi->width * roi->height;
