@@ -235,14 +235,19 @@ class Live:
         subprocess.run(["import", "-window", "root", path], env=self.env, check=False)
         return path
 
-    def stroke(self, k, steps=12, hold=0.0):
-        """Stroke number k with the mouse: a diagonal line, each stroke elsewhere so that it
-        changes pixels no earlier stroke made black; the mouse held still for `hold` seconds
-        before it goes up (GIMP has then painted and rendered all of the stroke before mouse
-        up). Returns (mouse down, mouse up) times."""
+    @staticmethod
+    def start_of(k, margin):
+        """Where stroke or line number k starts: each elsewhere, so that it changes pixels
+        no earlier one made black."""
         x0, y0, x1, y1 = CANVAS
-        y = y0 + 40 + (k * 53) % (y1 - y0 - 160)
-        x = x0 + 40 + (k * 37) % 120
+        return x0 + margin + (k * 37) % 120, y0 + margin + (k * 53) % (y1 - y0 - 160)
+
+    def stroke(self, k, steps=12, hold=0.0):
+        """Stroke number k with the mouse: a diagonal line (start_of); the mouse held still
+        for `hold` seconds before it goes up (GIMP has then painted and rendered all of the
+        stroke before mouse up). Returns (mouse down, mouse up) times."""
+        x0, _, x1, _ = CANVAS
+        x, y = self.start_of(k, 40)
         self.xdotool("mousemove", x, y)
         down = time.monotonic()
         self.xdotool("mousedown", 1)
@@ -258,9 +263,8 @@ class Live:
         paint the straight line between them at once, from the click's event, without its
         paint thread (and without the paint timer's renders). Returns the second click's
         mouse up time."""
-        x0, y0, x1, y1 = CANVAS
-        y = y0 + 60 + (k * 53) % (y1 - y0 - 160)
-        x = x0 + 60 + (k * 37) % 120
+        x1 = CANVAS[2]
+        x, y = self.start_of(k, 60)
         self.xdotool("mousemove", x, y)
         self.xdotool("click", 1)
         time.sleep(0.3)
