@@ -40,6 +40,8 @@ Every session: neither GIMP, GTK nor the plug-in may print a warning or critical
 GimpProcedureDialog's "no mnemonic for property"), but those GIMP prints by itself
 (gimp_warnings.py).
 $GUI_ONLY_RESPONSIVE=1 runs only that session (to try a plug-in binary, old or new, fast).
+$GUI_ONLY_SHOTS=1 runs only the Diamond-Square session (canvas.png, effect-dialog.png), without
+the other dialogs: render-demos' screenshots.
 $GUI_BARE=1 runs only a session without our plug-in or module (a display, the menu, an
 export, quit) and prints the warnings GIMP printed by itself (WORKDIR/bare-gimp.log).
 
@@ -66,7 +68,9 @@ checks = Checks("gimp-gui")
 listed = re.findall(r'^### (plug-in-terrain-[a-z-]+): "(.+?)…"$',
                     subprocess.run([docs], check=True, capture_output=True, text=True).stdout, flags=re.M)
 DS = "plug-in-terrain-diamond-square"
-OTHERS = [(proc, title) for proc, title in listed if proc != DS]
+# $GUI_ONLY_SHOTS: the Diamond-Square session alone, for render-demos' two screenshots.
+SHOTS_ONLY = bool(os.environ.get("GUI_ONLY_SHOTS"))
+OTHERS = [] if SHOTS_ONLY else [(proc, title) for proc, title in listed if proc != DS]
 for stale in os.listdir(workdir):
     if stale.endswith((".png", ".json", ".flag")):
         os.remove(os.path.join(workdir, stale))
@@ -716,6 +720,9 @@ merged = state.get("after merge", {})
 checks.check(state.get("merge") == "success" and merged.get("effects") == [] and
              merged.get("pixels") != before.get("pixels"),
              "OK with Merge filter did not change the pixels without an effect: %s" % merged)
+if SHOTS_ONLY:
+    checks.done()
+    sys.exit()
 
 # One picture: on a layer that carries effects, the preview shows what the canvas shows.
 if module:
