@@ -206,6 +206,65 @@ changed_by (GeglOperation *operation, const gchar *pad, const GeglRectangle *roi
   return whole_layer (operation) ? input_box (operation) : *roi;
 }
 
+/* The answer region_for got from the stroke clock, kept for the process() of the same
+ * render (in the same thread, for the same operation and roi): the clock goes by the time,
+ * and a render whose input was asked for roi alone must not then take itself for a whole
+ * layer's. region_for is asked more than once in one graph's preparation (the cached region
+ * is its own); within ASK_AGAIN_US it gives the same answer. process() comes after the
+ * input is rendered, which can take seconds; an answer older than KEPT_US is no render's. */
+#define ASK_AGAIN_US 20000
+#define KEPT_US      5000000
+
+typedef struct
+{
+  GeglOperation *operation;
+  GeglRectangle  roi;
+  gboolean       stroke;
+  gint64         asked;
+} StrokeAnswer;
+
+static GPrivate stroke_answer_key = G_PRIVATE_INIT (g_free);
+
+static StrokeAnswer *
+kept_stroke_answer (GeglOperation *operation, const GeglRectangle *roi)
+{
+  StrokeAnswer *kept = g_private_get (&stroke_answer_key);
+  if (kept == NULL)
+    {
+      kept = g_new0 (StrokeAnswer, 1);
+      g_private_set (&stroke_answer_key, kept);
+    }
+  return kept->operation == operation && gegl_rectangle_equal (&kept->roi, roi) ? kept : NULL;
+}
+
+/* region_for's answer: the clock's, kept for the render's process(). */
+static gboolean
+region_stroke_answer (GeglOperation *operation, const GeglRectangle *roi,
+                      const GeglRectangle *layer)
+{
+  const gint64  now = g_get_monotonic_time ();
+  StrokeAnswer *kept = kept_stroke_answer (operation, roi);
+  if (kept != NULL && now - kept->asked < ASK_AGAIN_US)
+    return kept->stroke;
+  const gboolean stroke = stroke_render (operation, layer);
+  *(StrokeAnswer *) g_private_get (&stroke_answer_key) =
+    (StrokeAnswer) { operation, *roi, stroke, now };
+  return stroke;
+}
+
+/* process()'s answer: the one region_for kept for this render, taken once; else the
+ * clock's. */
+static gboolean
+render_stroke_answer (GeglOperation *operation, const GeglRectangle *roi,
+                      const GeglRectangle *layer)
+{
+  StrokeAnswer *kept = kept_stroke_answer (operation, roi);
+  if (kept == NULL || g_get_monotonic_time () - kept->asked > KEPT_US)
+    return stroke_render (operation, layer);
+  kept->operation = NULL;
+  return kept->stroke;
+}
+
 /* What the output at roi needs, and what is computed for it: the whole layer, but for a
  * stroke's paint look, roi alone (render_paint_look). */
 static GeglRectangle
@@ -215,7 +274,7 @@ region_for (GeglOperation *operation, const gchar *pad, const GeglRectangle *roi
   if (! whole_layer (operation))
     return *roi;
   layer_source (operation, &layer);
-  if (paint_look_here (operation, roi, stroke_render (operation, &layer), &layer))
+  if (paint_look_here (operation, roi, region_stroke_answer (operation, roi, &layer), &layer))
     return *roi;
   return changed_by (operation, pad, roi);
 }
@@ -1013,8 +1072,9 @@ render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
   GeglNode                   *source = layer_source (operation, area);
   GeglRectangle               layer = *area;
   const gboolean              whole = whole_layer (operation);
-  /* Whether the render is a stroke's, asked once: the answer goes by the clock. */
-  const gboolean              stroke = whole && stroke_render (operation, &layer);
+  /* Whether the render is a stroke's, asked once (or as region_for asked): the answer goes
+   * by the clock. */
+  const gboolean              stroke = whole && render_stroke_answer (operation, roi, &layer);
   if (whole && paint_look_here (operation, roi, stroke, &layer))
     {
       *area = *roi;
