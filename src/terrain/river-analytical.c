@@ -342,8 +342,8 @@ gather (Solution *s, double from, double to)
 
 /* The maps: a stage's change of every cell, without its uplift, from `before` (the heights
  * before the stage's diffusion). */
-static void
-account_stage (RiverRun *r, const float *before, double uplift_per_cell)
+void
+river_account_stage (RiverRun *r, const float *before, double uplift_per_cell)
 {
   const RiverGrid *g = &r->g;
   for (size_t i = 0; i < g->cells; i++)
@@ -425,8 +425,8 @@ run_stage (Solution *s, float *start, int first, double from, double to)
         return status;
     }
   if (r->eroded || r->deposited)
-    account_stage (r, r->diffusion.block ? r->diffusion.before : start,
-                   s->age * s->uplift_scale);
+    river_account_stage (r, r->diffusion.block ? r->diffusion.before : start,
+                           s->age * s->uplift_scale);
   return TERRAIN_OK;
 }
 
@@ -456,7 +456,7 @@ last_half_diffusion (Solution *s, double half)
   if (river_breach (g, r->floor) != TERRAIN_OK)
     return TERRAIN_ERROR_NO_MEMORY;
   if (r->eroded || r->deposited)
-    account_stage (r, r->diffusion.before, 0.0);
+    river_account_stage (r, r->diffusion.before, 0.0);
   return TERRAIN_OK;
 }
 

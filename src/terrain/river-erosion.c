@@ -423,6 +423,59 @@ coarse_estimate (const TerrainRiverErosion *params, const float *layer, int widt
   return status;
 }
 
+/* ---- Growing ranges' hillsides ----
+ * At the steady state the analytical solution is every cell's gathered uplift, whatever the
+ * diffusion before it did: the hillsides are as sharp as the solution leaves them, parallel
+ * ridges between one-pixel channels (a comb: aniso45 1.2-1.4, speckle 11). So the layer's
+ * own run of growing ranges solves HILLSIDE_STEPS steps short of its age and ends with
+ * those steps of the simulation (diffusion, uplift, incision), which round the ridges into
+ * spurs and let the channels cut again what the diffusion filled (a diffusion alone bent
+ * the channels' slope-area law; tests/bench/README.md has what was tried). The coarser
+ * grids' runs, only estimates, do not. */
+#define HILLSIDE_STEPS 10
+/* Where in the layer's progress the steps start (about their share of the time). */
+#define STEPS_START    0.7
+#define LAST_DIFFUSION 0.25
+
+static int
+ends_with_steps (const TerrainRiverErosion *p, const RiverCoarseOrder *order)
+{
+  return order == NULL && p->method == TERRAIN_RIVER_METHOD_ANALYTICAL
+         && p->uplift == TERRAIN_RIVER_UPLIFT_LAYER && p->diffusion > 0.0
+         && p->age >= 2 * HILLSIDE_STEPS * TERRAIN_RIVER_AGE_PER_STEP;
+}
+
+/* The steps, on the run set up for the analytical method: each step's diffusion is the
+ * simulation's. A step ends with its incision, which cuts every hillside cell a groove
+ * towards its receiver, one pixel wide (speckle 10.8 on the README's sketch at 1024 x 1024);
+ * LAST_DIFFUSION of a step's diffusion after the last one rounds them (speckle 2.7). Half
+ * a step's bent the channels' slope-area law (-0.73 for m = 0.6, test-river-analytical).
+ * The steps after the first keep its network: finding receivers and their order was two
+ * thirds of a step, and the ranges look the same (tests/bench/README.md). */
+static TerrainStatus
+hillside_steps (RiverRun *r, const TerrainRiverErosion *params)
+{
+  TerrainRiverErosion stepped = *params;
+  stepped.method = TERRAIN_RIVER_METHOD_SIMULATE;
+  stepped.iterations = HILLSIDE_STEPS;
+  const double  side = r->g.width > r->g.height ? r->g.width : r->g.height;
+  const double  per_step = params->diffusion * 1e-6 * side * side;
+  TerrainStatus status = river_diffusion_set (&r->diffusion, &r->g, per_step);
+  r->p = &stepped;
+  for (int step = 0; step < HILLSIDE_STEPS && status == TERRAIN_OK; step++)
+    status = river_step (r, step, step == 0);
+  if (status == TERRAIN_OK)
+    status = river_diffusion_set (&r->diffusion, &r->g, LAST_DIFFUSION * per_step);
+  if (status == TERRAIN_OK)
+    {
+      river_diffuse (&r->diffusion, &r->g, NULL);
+      if (r->eroded || r->deposited)
+        river_account_stage (r, r->diffusion.before, 0.0);
+    }
+  r->p = params;
+  return status;
+}
+
 /* ---- The run ---- */
 
 /* The receiver order the run ended with (the finish's, of a run with uplift), for the layer
@@ -452,10 +505,14 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   TerrainStatus        status = TERRAIN_OK;
   RiverRun             r = { 0 };
   float               *original = NULL;
-  TerrainProgressStage coarse_part, fine_part;
+  TerrainProgressStage coarse_part, fine_part, solved_part, steps_part;
+  /* Growing ranges' layer solves short of its age, for the steps it ends with. */
+  const int            steps = ends_with_steps (params, order);
+  TerrainRiverErosion  solved = *params;
+  solved.age -= steps ? HILLSIDE_STEPS * TERRAIN_RIVER_AGE_PER_STEP : 0.0;
   if (grows_from_coarse (params, width, height))
     {
-      status = coarse_estimate (params, heights, width, height, wrap, &r.estimate, &r.coarse,
+      status = coarse_estimate (&solved, heights, width, height, wrap, &r.estimate, &r.coarse,
                                 terrain_progress_stage (&coarse_part, progress, 0.0,
                                                         COARSE_SHARE));
       progress = terrain_progress_stage (&fine_part, progress, COARSE_SHARE, 1.0);
@@ -466,8 +523,9 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
           return status;
         }
     }
-  r.p = params;
-  r.progress = progress;
+  r.p = &solved;
+  r.progress = steps ? terrain_progress_stage (&solved_part, progress, 0.0, STEPS_START)
+                     : progress;
   river_grid_init (&r.g, width, height, wrap);
   r.g.strips = terrain_parallel_strips (height, r.g.cells * RIVER_WORK_PER_CELL);
   status = prepare (&r, heights, maps, &original);
@@ -478,15 +536,21 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   if (status == TERRAIN_OK && r.estimate == NULL && ! changes_nothing (params))
     {
       river_find_outlets (&r.g);
-      status = river_fill (&r.g, fill_order (params), r.deposited, progress, 0.0,
+      status = river_fill (&r.g, fill_order (params), r.deposited, r.progress, 0.0,
                            RIVER_FILL_END);
     }
   if (params->method == TERRAIN_RIVER_METHOD_ANALYTICAL && ! changes_nothing (params)
       && status == TERRAIN_OK)
     status = river_analytical (&r);
+  r.p = params;
+  if (steps && status == TERRAIN_OK)
+    {
+      r.progress = terrain_progress_stage (&steps_part, progress, STEPS_START, 1.0);
+      status = hillside_steps (&r, params);
+    }
   for (int step = 0; params->method == TERRAIN_RIVER_METHOD_SIMULATE && step < params->iterations
                      && status == TERRAIN_OK; step++)
-    status = river_step (&r, step);
+    status = river_step (&r, step, 1);
   if (status == TERRAIN_OK)
     status = finish (&r, heights, maps, original);
   if (status == TERRAIN_OK && terrain_progress_report (progress, 1.0))

@@ -305,12 +305,16 @@ typedef struct
   void                      *block; /* the one allocation behind the grid's arrays */
 } RiverRun;
 
-/* Step `step` of the run (river-erosion.h); TERRAIN_CANCELLED when asked to stop. */
-TerrainStatus river_step (RiverRun *r, int step);
+/* Step `step` of the run (river-erosion.h), on receivers found anew when new_network, else
+ * on the last step's; TERRAIN_CANCELLED when asked to stop. */
+TerrainStatus river_step (RiverRun *r, int step, int new_network);
 /* The analytical method's run after the fill (river-analytical.c), and the number of its
  * stages (each with one diffusion step). */
 TerrainStatus river_analytical (RiverRun *r);
 int           river_analytical_stages (const TerrainRiverErosion *p);
+/* The maps: a stage's change of every cell, without its uplift (uplift_per_cell times the
+ * layer's), from `before`. */
+void          river_account_stage (RiverRun *r, const float *before, double uplift_per_cell);
 /* Raises every non-root cell to at least the float above its receiver (in the receiver
  * order of the last river_order_and_area), but not above `top`. */
 void          river_keep_draining (RiverRun *r, float top);

@@ -170,15 +170,18 @@ uplift_rows (void *user, int strip, int first, int end)
 }
 
 TerrainStatus
-river_step (RiverRun *r, int step)
+river_step (RiverRun *r, int step, int new_network)
 {
   const double per_step = (RIVER_STEPS_END - RIVER_FILL_END) / r->p->iterations;
   const double start = RIVER_FILL_END + per_step * step;
-  if (river_find_receivers (&r->g, r->progress, start, start + 0.3 * per_step) != TERRAIN_OK)
-    return TERRAIN_CANCELLED;
-  if (r->previous)
-    memcpy (r->previous, r->g.direction, r->g.cells);
-  river_order_and_area (&r->g);
+  if (new_network)
+    {
+      if (river_find_receivers (&r->g, r->progress, start, start + 0.3 * per_step) != TERRAIN_OK)
+        return TERRAIN_CANCELLED;
+      if (r->previous)
+        memcpy (r->previous, r->g.direction, r->g.cells);
+      river_order_and_area (&r->g);
+    }
   if (terrain_progress_report (r->progress, start + 0.45 * per_step))
     return TERRAIN_CANCELLED;
   if (r->diffusion.block)
