@@ -458,10 +458,15 @@ hillside_steps (RiverRun *r, const TerrainRiverErosion *params)
   TerrainRiverErosion stepped = *params;
   stepped.method = TERRAIN_RIVER_METHOD_SIMULATE;
   stepped.iterations = HILLSIDE_STEPS;
+  /* The analytical method's n and step of age, not the simulation's settings, which it
+   * does not take. */
+  stepped.erosion = TERRAIN_RIVER_AGE_PER_STEP;
+  stepped.slope_exponent = 1.0;
   const double  side = r->g.width > r->g.height ? r->g.width : r->g.height;
   const double  per_step = params->diffusion * 1e-6 * side * side;
   TerrainStatus status = river_diffusion_set (&r->diffusion, &r->g, per_step);
   r->p = &stepped;
+  set_units (r);
   for (int step = 0; step < HILLSIDE_STEPS && status == TERRAIN_OK; step++)
     status = river_step (r, step, step == 0);
   if (status == TERRAIN_OK)

@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static TerrainRiverErosion
 analytical (double age, double diffusion, TerrainRiverUplift uplift)
@@ -364,6 +365,27 @@ test_diffusion_and_maps (void)
   free (input);
 }
 
+/* The analytical method does not take the simulation's erosion and slope exponent (the
+ * dialog hides them): growing ranges, which end with steps of the simulation
+ * (river-erosion.c), give the same bits whatever they are. */
+static void
+test_ignores_simulation_settings (void)
+{
+  const int side = 128;
+  float    *uplift = shape_map (CONE, side);
+  float    *plain = copy_field (uplift, side, side), *other = copy_field (uplift, side, side);
+  TerrainRiverErosion p = analytical (200.0, 3.0, TERRAIN_RIVER_UPLIFT_LAYER);
+  erode (&p, plain, side, side, NULL);
+  p.erosion = 2.5;
+  p.slope_exponent = 1.7;
+  erode (&p, other, side, side, NULL);
+  CHECK (memcmp (plain, other, (size_t) side * side * sizeof (float)) == 0,
+         "growing ranges changed with the simulation's erosion and slope exponent");
+  free (uplift);
+  free (plain);
+  free (other);
+}
+
 int
 main (void)
 {
@@ -374,5 +396,6 @@ main (void)
   test_grown_without_cliffs ();
   test_age ();
   test_diffusion_and_maps ();
+  test_ignores_simulation_settings ();
   return CHECK_DONE ("river-analytical");
 }
