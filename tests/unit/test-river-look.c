@@ -233,7 +233,7 @@ test_channels_fall (void)
 /* The README's uplift sketch, two soft ranges (feathered ellipses, grey 200 of 255) on
  * black, grown at its demo's settings (age 200, the steady state, diffusion 3): ranges, not
  * a comb. Without the steps it ends with (river-erosion.c) aniso45 was 1.17 and speckle 11.1
- * here (now 1.03 and 3.4); the real DEMs' are 0.98 to 1.07 and 2.5 to 4.6. */
+ * here (now 1.02 and 3.5); the real DEMs' are 0.98 to 1.07 and 2.5 to 4.6. */
 static float *
 uplift_sketch (int side)
 {
