@@ -427,22 +427,26 @@ coarse_estimate (const TerrainRiverErosion *params, const float *layer, int widt
  * At the steady state the analytical solution is every cell's gathered uplift, whatever the
  * diffusion before it did: the hillsides are as sharp as the solution leaves them, parallel
  * ridges between one-pixel channels (a comb: aniso45 1.2-1.4, speckle 11). So the layer's
- * own run of growing ranges solves HILLSIDE_STEPS steps short of its age and ends with
- * those steps of the simulation (diffusion, uplift, incision), which round the ridges into
- * spurs and let the channels cut again what the diffusion filled (a diffusion alone bent
- * the channels' slope-area law; tests/bench/README.md has what was tried). The coarser
- * grids' runs, only estimates, do not. */
+ * own run of growing ranges solves HILLSIDE_STEPS steps short of its age (fewer when young)
+ * and ends with those steps of the simulation (diffusion, uplift, incision), which round the
+ * ridges into spurs and let the channels cut again what the diffusion filled (a diffusion
+ * alone bent the channels' slope-area law; tests/bench/README.md has what was tried). The
+ * coarser grids' runs, only estimates, do not. */
 #define HILLSIDE_STEPS 10
 /* Where in the layer's progress the steps start (about their share of the time). */
 #define STEPS_START    0.7
 #define LAST_DIFFUSION 0.25
 
+/* How many steps the run ends with: HILLSIDE_STEPS, but at most half its age's, so that the
+ * age slider changes the result by a step at a time (0 for the coarser grids' runs). */
 static int
-ends_with_steps (const TerrainRiverErosion *p, const RiverCoarseOrder *order)
+hillside_steps_for (const TerrainRiverErosion *p, const RiverCoarseOrder *order)
 {
-  return order == NULL && p->method == TERRAIN_RIVER_METHOD_ANALYTICAL
-         && p->uplift == TERRAIN_RIVER_UPLIFT_LAYER && p->diffusion > 0.0
-         && p->age >= 2 * HILLSIDE_STEPS * TERRAIN_RIVER_AGE_PER_STEP;
+  if (order != NULL || p->method != TERRAIN_RIVER_METHOD_ANALYTICAL
+      || p->uplift != TERRAIN_RIVER_UPLIFT_LAYER || ! (p->diffusion > 0.0))
+    return 0;
+  const double half = floor (p->age / (2.0 * TERRAIN_RIVER_AGE_PER_STEP) + 1e-9);
+  return half < HILLSIDE_STEPS ? (int) half : HILLSIDE_STEPS;
 }
 
 /* The steps, on the run set up for the analytical method: each step's diffusion is the
@@ -453,11 +457,11 @@ ends_with_steps (const TerrainRiverErosion *p, const RiverCoarseOrder *order)
  * The steps after the first keep its network: finding receivers and their order was two
  * thirds of a step, and the ranges look the same (tests/bench/README.md). */
 static TerrainStatus
-hillside_steps (RiverRun *r, const TerrainRiverErosion *params)
+hillside_steps (RiverRun *r, const TerrainRiverErosion *params, int steps)
 {
   TerrainRiverErosion stepped = *params;
   stepped.method = TERRAIN_RIVER_METHOD_SIMULATE;
-  stepped.iterations = HILLSIDE_STEPS;
+  stepped.iterations = steps;
   /* The analytical method's n and step of age, not the simulation's settings, which it
    * does not take. */
   stepped.erosion = TERRAIN_RIVER_AGE_PER_STEP;
@@ -467,7 +471,7 @@ hillside_steps (RiverRun *r, const TerrainRiverErosion *params)
   TerrainStatus status = river_diffusion_set (&r->diffusion, &r->g, per_step);
   r->p = &stepped;
   set_units (r);
-  for (int step = 0; step < HILLSIDE_STEPS && status == TERRAIN_OK; step++)
+  for (int step = 0; step < steps && status == TERRAIN_OK; step++)
     status = river_step (r, step, step == 0);
   if (status == TERRAIN_OK)
     status = river_diffusion_set (&r->diffusion, &r->g, LAST_DIFFUSION * per_step);
@@ -512,9 +516,9 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   float               *original = NULL;
   TerrainProgressStage coarse_part, fine_part, solved_part, steps_part;
   /* Growing ranges' layer solves short of its age, for the steps it ends with. */
-  const int            steps = ends_with_steps (params, order);
+  const int            steps = hillside_steps_for (params, order);
   TerrainRiverErosion  solved = *params;
-  solved.age -= steps ? HILLSIDE_STEPS * TERRAIN_RIVER_AGE_PER_STEP : 0.0;
+  solved.age -= steps * TERRAIN_RIVER_AGE_PER_STEP;
   if (grows_from_coarse (params, width, height))
     {
       status = coarse_estimate (&solved, heights, width, height, wrap, &r.estimate, &r.coarse,
@@ -551,7 +555,7 @@ river_run (const TerrainRiverErosion *params, float *heights, int width, int hei
   if (steps && status == TERRAIN_OK)
     {
       r.progress = terrain_progress_stage (&steps_part, progress, STEPS_START, 1.0);
-      status = hillside_steps (&r, params);
+      status = hillside_steps (&r, params, steps);
     }
   for (int step = 0; params->method == TERRAIN_RIVER_METHOD_SIMULATE && step < params->iterations
                      && status == TERRAIN_OK; step++)
