@@ -225,8 +225,9 @@ typedef struct
 
 static GPrivate stroke_answer_key = G_PRIVATE_INIT (g_free);
 
+/* This thread's kept answer, made on first use. */
 static StrokeAnswer *
-kept_stroke_answer (GeglOperation *operation, const GeglRectangle *roi)
+thread_stroke_answer (void)
 {
   StrokeAnswer *kept = g_private_get (&stroke_answer_key);
   if (kept == NULL)
@@ -234,7 +235,13 @@ kept_stroke_answer (GeglOperation *operation, const GeglRectangle *roi)
       kept = g_new0 (StrokeAnswer, 1);
       g_private_set (&stroke_answer_key, kept);
     }
-  return kept->operation == operation && gegl_rectangle_equal (&kept->roi, roi) ? kept : NULL;
+  return kept;
+}
+
+static gboolean
+answers (const StrokeAnswer *kept, GeglOperation *operation, const GeglRectangle *roi)
+{
+  return kept->operation == operation && gegl_rectangle_equal (&kept->roi, roi);
 }
 
 /* region_for's answer: the clock's, kept for the render's process(). */
@@ -243,13 +250,11 @@ region_stroke_answer (GeglOperation *operation, const GeglRectangle *roi,
                       const GeglRectangle *layer)
 {
   const gint64  now = g_get_monotonic_time ();
-  StrokeAnswer *kept = kept_stroke_answer (operation, roi);
-  if (kept != NULL && now - kept->asked < ASK_AGAIN_US)
+  StrokeAnswer *kept = thread_stroke_answer ();
+  if (answers (kept, operation, roi) && now - kept->asked < ASK_AGAIN_US)
     return kept->stroke;
-  const gboolean stroke = stroke_render (operation, layer);
-  *(StrokeAnswer *) g_private_get (&stroke_answer_key) =
-    (StrokeAnswer) { operation, *roi, stroke, now };
-  return stroke;
+  *kept = (StrokeAnswer) { operation, *roi, stroke_render (operation, layer), now };
+  return kept->stroke;
 }
 
 /* process()'s answer: the one region_for kept for this render, taken once; else the
@@ -258,8 +263,8 @@ static gboolean
 render_stroke_answer (GeglOperation *operation, const GeglRectangle *roi,
                       const GeglRectangle *layer)
 {
-  StrokeAnswer *kept = kept_stroke_answer (operation, roi);
-  if (kept == NULL || g_get_monotonic_time () - kept->asked > KEPT_US)
+  StrokeAnswer *kept = thread_stroke_answer ();
+  if (! answers (kept, operation, roi) || g_get_monotonic_time () - kept->asked > KEPT_US)
     return stroke_render (operation, layer);
   kept->operation = NULL;
   return kept->stroke;
