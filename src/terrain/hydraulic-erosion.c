@@ -33,52 +33,6 @@ static TerrainHydraulicCode allowed_code = TERRAIN_HYDRAULIC_BEST;
  * thread: terrain_hydraulic_lanes_from (). */
 static int lanes_from = -1;
 
-static void
-brush_init (Brush *b, int radius, int width)
-{
-  double total = 0.0;
-  b->reach = radius - 1;
-  b->width = width;
-  b->count = 0;
-  for (int dy = -b->reach; dy <= b->reach; dy++)
-    for (int dx = -b->reach; dx <= b->reach; dx++)
-      if (dx * dx + dy * dy < radius * radius)
-        {
-          const int k = b->count++;
-          b->dx[k] = dx;
-          b->dy[k] = dy;
-          b->weight[k] = 1.0 - sqrt ((double) (dx * dx + dy * dy)) / radius;
-          total += b->weight[k];
-        }
-  /* A new group at a row's first pixel, and at every GROUP_WIDTH-th pixel of the row after
-   * it. */
-  b->groups = 0;
-  int group_dx = 0;
-  for (int k = 0; k < b->count; k++)
-    {
-      if (k == 0 || b->dy[k] != b->dy[k - 1] || b->dx[k] - group_dx >= GROUP_WIDTH)
-        {
-          group_dx = b->dx[k];
-          b->group_offset[b->groups] = (ptrdiff_t) b->dy[k] * width + group_dx;
-          for (int l = 0; l < GROUP_WIDTH; l++)
-            b->group_share[b->groups][l] = 0.0f;
-          b->groups++;
-        }
-      b->group_share[b->groups - 1][b->dx[k] - group_dx] = (float) (b->weight[k] / total);
-    }
-}
-
-static inline double
-min_d (double a, double b)
-{
-  return a < b ? a : b;
-}
-
-static inline double
-max_d (double a, double b)
-{
-  return a > b ? a : b;
-}
 
 /* ---- Reading the surface ---- */
 
@@ -149,192 +103,6 @@ on_map (const Run *r, double x, double y)
   return x >= 0.0 && x <= r->width - 1 && y >= 0.0 && y <= r->height - 1;
 }
 
-/* ---- Changing pixels ----
- * Each returns what the pixel really gained or lost: its float value after minus before,
- * exact in double (up to the rare double rounding of floats of very different size). */
-
-/* Adds up to amount >= 0 to a pixel, never above ceiling, nor FLT_MAX: a pixel at or above
- * ceiling takes nothing. */
-static double
-add_to (float *pixel, double amount, double ceiling)
-{
-  const double before = *pixel, after = before + max_d (min_d (ceiling - before, amount), 0.0);
-  *pixel = (float) (after < FLT_MAX ? after : FLT_MAX);
-  return *pixel - before;
-}
-
-/* Drops amount >= 0 on the 4 pixels of c, bilinearly, none above ceiling. */
-static inline double
-drop (const Run *r, Corners c, double amount, double ceiling)
-{
-  float *d = r->data + c.nw;
-  return add_to (d, amount * (1.0 - c.fx) * (1.0 - c.fy), ceiling)
-         + add_to (d + c.right, amount * c.fx * (1.0 - c.fy), ceiling)
-         + add_to (d + c.down, amount * (1.0 - c.fx) * c.fy, ceiling)
-         + add_to (d + c.down + c.right, amount * c.fx * c.fy, ceiling);
-}
-
-/* Takes up to amount >= 0 from a pixel, never below floor >= 0: a pixel at or below floor
- * gives nothing. In float, the brush loop being the hot spot. What it gave, before - after,
- * is exact in float (after = before - take rounded, with 0 <= take <= before, floor being
- * >= 0: Dekker's Fast2Sum, whose s - a is exact), so the double difference needs no
- * conversion of both. */
-static inline double
-take_from (float *pixel, float amount, float floor)
-{
-  const float before = *pixel, room = before - floor;
-  const float take = room < amount ? room : amount;
-  const float after = before - (take > 0.0f ? take : 0.0f);
-  *pixel = after;
-  return before - after;
-}
-
-/* Adds up to amount >= 0 to a pixel, never above ceiling, nor FLT_MAX: a pixel at or above
- * ceiling takes nothing. */
-static inline double
-give_to (float *pixel, float amount, float ceiling)
-{
-  const float before = *pixel, room = ceiling - before;
-  const float give = room < amount ? room : amount;
-  const float sum = before + (give > 0.0f ? give : 0.0f);
-  *pixel = sum < FLT_MAX ? sum : FLT_MAX;
-  return (double) *pixel - before;
-}
-
-/* Takes a * share from the brush's groups around `centre`, none below floor: a sum per lane
- * of the groups, so the lanes' additions are independent chains. The portable code, for any
- * CPU. */
-static double
-erode_groups_portable (const Brush *b, float *centre, float a, float floor)
-{
-  double lane[GROUP_WIDTH] = { 0.0 };
-  for (int g = 0; g < b->groups; g++)
-    for (int l = 0; l < GROUP_WIDTH; l++)
-      lane[l] += take_from (centre + b->group_offset[g] + l, a * b->group_share[g][l], floor);
-  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
-}
-
-#if defined(__SSE2__)
-/* take_from on the 4 pixels of a vector, with the same operations lane for lane (so the same
- * bits): the pixels' new values. minps (x, y) is x < y ? x : y, maxps (x, 0) is x > 0 ? x :
- * 0: take_from's rule. */
-static inline __m128
-taken_sse2 (__m128 before, __m128 want, __m128 floor)
-{
-  return _mm_sub_ps (before, _mm_max_ps (_mm_min_ps (_mm_sub_ps (before, floor), want),
-                                         _mm_setzero_ps ()));
-}
-
-/* With SSE2 a group is a vector. */
-static double
-erode_groups_sse2 (const Brush *b, float *centre, float a, float floor)
-{
-  const __m128 amount = _mm_set1_ps (a), bound = _mm_set1_ps (floor);
-  __m128d      low = _mm_setzero_pd (), high = _mm_setzero_pd ();
-  for (int g = 0; g < b->groups; g++)
-    {
-      float       *pixel = centre + b->group_offset[g];
-      const __m128 before = _mm_loadu_ps (pixel);
-      const __m128 after = taken_sse2 (before, _mm_mul_ps (amount, _mm_loadu_ps (b->group_share[g])),
-                                       bound);
-      _mm_storeu_ps (pixel, after);
-      const __m128 taken = _mm_sub_ps (before, after); /* exact: take_from */
-      low = _mm_add_pd (low, _mm_cvtps_pd (taken));
-      high = _mm_add_pd (high, _mm_cvtps_pd (_mm_movehl_ps (taken, taken)));
-    }
-  double lane[GROUP_WIDTH];
-  _mm_storeu_pd (lane, low);
-  _mm_storeu_pd (lane + 2, high);
-  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
-}
-#endif
-
-#if HYDRAULIC_LANES
-#define AVX2 __attribute__ ((target ("avx2")))
-
-/* Adds to the lanes' sums what one group gave, its pixels taken: as erode_groups_sse2. */
-AVX2 static inline __m256d
-take_group_avx2 (float *pixel, const float *share, float a, float floor, __m256d sum)
-{
-  const __m128 before = _mm_loadu_ps (pixel);
-  const __m128 after = taken_sse2 (before, _mm_mul_ps (_mm_set1_ps (a), _mm_loadu_ps (share)),
-                                   _mm_set1_ps (floor));
-  _mm_storeu_ps (pixel, after);
-  return _mm256_add_pd (sum, _mm256_cvtps_pd (_mm_sub_ps (before, after)));
-}
-
-/* The same for two consecutive groups of a row in one vector of 8: the first group's
- * values, then the second's, as erode_groups_sse2 adds them. */
-AVX2 static inline __m256d
-take_pair_avx2 (float *pixel, const float *share, float a, float floor, __m256d sum)
-{
-  const __m256 before = _mm256_loadu_ps (pixel);
-  const __m256 want = _mm256_mul_ps (_mm256_set1_ps (a), _mm256_loadu_ps (share));
-  const __m256 room = _mm256_sub_ps (before, _mm256_set1_ps (floor));
-  const __m256 after = _mm256_sub_ps (before, _mm256_max_ps (_mm256_min_ps (room, want),
-                                                             _mm256_setzero_ps ()));
-  _mm256_storeu_ps (pixel, after);
-  const __m256 taken = _mm256_sub_ps (before, after);
-  sum = _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_castps256_ps128 (taken)));
-  return _mm256_add_pd (sum, _mm256_cvtps_pd (_mm256_extractf128_ps (taken, 1)));
-}
-
-/* The last dx of the brush's row dy: brush_init's pixels less than `radius` from the
- * centre. */
-static inline int
-brush_half_width (int radius, int dy)
-{
-  int half = 0;
-  while ((half + 1) * (half + 1) + dy * dy < radius * radius)
-    half++;
-  return half;
-}
-
-/* erode_groups with AVX2 for a brush of a constant radius: its rows and groups unroll (no
- * loop, no offsets read), a pair of groups in one vector, the 4 lane sums in one vector of
- * doubles. Each lane adds its groups' values in brush_init's order: the same bits. */
-__attribute__ ((always_inline)) AVX2 static inline double
-erode_rows_avx2 (const Brush *b, float *centre, float a, float floor, const int radius)
-{
-  const float *share = b->group_share[0];
-  float       *row = centre - (radius - 1) * b->width;
-  __m256d      sum = _mm256_setzero_pd ();
-#pragma GCC unroll 16
-  for (int dy = 1 - radius; dy < radius; dy++, row += b->width)
-    {
-      const int half = brush_half_width (radius, dy);
-      const int groups = (2 * half + GROUP_WIDTH) / GROUP_WIDTH;
-#pragma GCC unroll 4
-      for (int g = 0; g < groups; g += 2)
-        if (g + 1 < groups)
-          sum = take_pair_avx2 (row - half + g * GROUP_WIDTH, share + g * GROUP_WIDTH, a, floor,
-                                sum);
-        else
-          sum = take_group_avx2 (row - half + g * GROUP_WIDTH, share + g * GROUP_WIDTH, a, floor,
-                                 sum);
-      share += groups * GROUP_WIDTH;
-    }
-  double lane[GROUP_WIDTH];
-  _mm256_storeu_pd (lane, sum);
-  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
-}
-
-#define ERODE_ROWS_AVX2(radius)                                                               \
-  AVX2 static double erode_rows_##radius##_avx2 (const Brush *b, float *centre, float a,      \
-                                                 float floor)                                 \
-  {                                                                                           \
-    return erode_rows_avx2 (b, centre, a, floor, radius);                                    \
-  }
-ERODE_ROWS_AVX2 (1)
-ERODE_ROWS_AVX2 (2)
-ERODE_ROWS_AVX2 (3)
-ERODE_ROWS_AVX2 (4)
-ERODE_ROWS_AVX2 (5)
-ERODE_ROWS_AVX2 (6)
-ERODE_ROWS_AVX2 (7)
-ERODE_ROWS_AVX2 (8)
-#endif
-
 /* The instruction sets terrain_hydraulic_use () allows and this CPU has. */
 static int
 may_use_avx2 (void)
@@ -356,65 +124,6 @@ may_use_avx512 (void)
 #else
   return 0;
 #endif
-}
-
-/* The brush kernel for this CPU and radius. */
-static ErodeGroups
-erode_groups_kernel (int radius)
-{
-#if HYDRAULIC_LANES
-  static const ErodeGroups avx2[TERRAIN_HYDRAULIC_MAX_RADIUS] = {
-    erode_rows_1_avx2, erode_rows_2_avx2, erode_rows_3_avx2, erode_rows_4_avx2,
-    erode_rows_5_avx2, erode_rows_6_avx2, erode_rows_7_avx2, erode_rows_8_avx2
-  };
-  if (may_use_avx2 ())
-    return avx2[radius - 1];
-#endif
-#if defined(__SSE2__)
-  if (allowed_code <= TERRAIN_HYDRAULIC_SSE2)
-    return erode_groups_sse2;
-#endif
-  return erode_groups_portable;
-}
-
-/* The brush's pixels around pixel (nx, ny) on the map, each with its weight normalised over
- * them, to `deposit` (give_to, up to limit) or to take from (take_from, down to limit), in
- * brush_init's order: what they gained or gave. */
-static double
-brush_clipped (const Run *r, int nx, int ny, float a, float limit, int deposit)
-{
-  const Brush *b = &r->brush;
-  float       *centre = r->data + (size_t) ny * r->width + nx;
-  double       total = 0.0, moved = 0.0;
-  for (int k = 0; k < b->count; k++)
-    {
-      const int x = nx + b->dx[k], y = ny + b->dy[k];
-      if (x >= 0 && x < r->width && y >= 0 && y < r->height)
-        total += b->weight[k];
-    }
-  for (int k = 0; k < b->count; k++)
-    {
-      const int x = nx + b->dx[k], y = ny + b->dy[k];
-      if (x >= 0 && x < r->width && y >= 0 && y < r->height)
-        {
-          float      *pixel = centre + (ptrdiff_t) b->dy[k] * r->width + b->dx[k];
-          const float want = (float) (a * (b->weight[k] / total));
-          moved += deposit ? give_to (pixel, want, limit) : take_from (pixel, want, limit);
-        }
-    }
-  return moved;
-}
-
-/* Takes amount >= 0 from the brush around pixel (nx, ny), none below floor nor 0 (amounts
- * beyond FLT_MAX are FLT_MAX: no pixel holds more). */
-double
-hydraulic_erode (const Run *r, int nx, int ny, double amount, double floor)
-{
-  const float a = (float) min_d (amount, FLT_MAX), bound = (float) max_d (floor, 0.0);
-  if (hydraulic_brush_inside (r, nx, ny))
-    return r->erode_groups (&r->brush, r->data + (size_t) ny * r->width + nx, a, bound);
-  /* Clipped by the border: the centre (weight 1) is always in. */
-  return brush_clipped (r, nx, ny, a, bound, 0);
 }
 
 /* ---- Droplets ---- */
@@ -452,8 +161,8 @@ capacity_of (const TerrainHydraulicErosion *p, double speed, double water, doubl
  * keep its pixels in the band of heights the step crossed: erosion lowers none below the
  * lower end (nor 0), deposition raises none above the upper end. */
 static void
-exchange (const Run *r, Totals *t, Corners at, double x, double y, double *sediment, double here,
-          double dh, double capacity)
+exchange (const Run *r, Totals *t, double x, double y, double *sediment, double here, double dh,
+          double capacity)
 {
   const TerrainHydraulicErosion *p = r->p;
   const int                      nx = (int) (x + 0.5), ny = (int) (y + 0.5);
@@ -461,7 +170,7 @@ exchange (const Run *r, Totals *t, Corners at, double x, double y, double *sedim
     {
       const double amount = dh > 0.0 ? min_d (dh, *sediment)
                                       : (*sediment - capacity) * p->deposition;
-      const double placed = drop (r, at, max_d (amount, 0.0), here + max_d (dh, 0.0));
+      const double placed = hydraulic_deposit (r, nx, ny, amount, here + max_d (dh, 0.0));
       *sediment -= placed;
       t->deposited += placed;
     }
@@ -515,7 +224,7 @@ step_turn (const Run *r, Totals *t, Droplet *d, Move *m)
 static inline void
 step_move (const Run *r, Totals *t, Droplet *d, const Move *m)
 {
-  exchange (r, t, d->at, d->x, d->y, &d->sediment, m->here, m->dh,
+  exchange (r, t, d->x, d->y, &d->sediment, m->here, m->dh,
             capacity_of (r->p, d->speed, d->water, m->dh));
   d->speed = sqrt (max_d (0.0, d->speed * d->speed + m->dh * HYDRAULIC_GRAVITY));
   d->water *= 1.0 - r->p->evaporation;
@@ -580,56 +289,15 @@ goes_on (const Run *r, const Droplet *d, StepResult result)
   return result == MOVED && d->steps < r->p->max_steps;
 }
 
-/* Gives a * share to the brush's groups around `centre`, a pixel whose brush lies inside the
- * map, with no ceiling but FLT_MAX: erode_groups_portable's order. */
-static double
-deposit_groups (const Brush *b, float *centre, float a)
-{
-#if defined(__SSE2__)
-  /* give_to's operations on a vector (the same bits): where droplets end, once each. */
-  if (allowed_code <= TERRAIN_HYDRAULIC_SSE2)
-    {
-      const __m128 amount = _mm_set1_ps (a), most = _mm_set1_ps (FLT_MAX);
-      __m128d      low = _mm_setzero_pd (), high = _mm_setzero_pd ();
-      for (int g = 0; g < b->groups; g++)
-        {
-          float       *pixel = centre + b->group_offset[g];
-          const __m128 before = _mm_loadu_ps (pixel);
-          const __m128 give = _mm_max_ps (_mm_min_ps (_mm_sub_ps (most, before),
-                                                       _mm_mul_ps (amount,
-                                                                   _mm_loadu_ps (b->group_share[g]))),
-                                           _mm_setzero_ps ());
-          const __m128 after = _mm_min_ps (_mm_add_ps (before, give), most);
-          _mm_storeu_ps (pixel, after);
-          low = _mm_add_pd (low, _mm_sub_pd (_mm_cvtps_pd (after), _mm_cvtps_pd (before)));
-          high = _mm_add_pd (high, _mm_sub_pd (_mm_cvtps_pd (_mm_movehl_ps (after, after)),
-                                               _mm_cvtps_pd (_mm_movehl_ps (before, before))));
-        }
-      double lane[GROUP_WIDTH];
-      _mm_storeu_pd (lane, low);
-      _mm_storeu_pd (lane + 2, high);
-      return (lane[0] + lane[1]) + (lane[2] + lane[3]);
-    }
-#endif
-  double lane[GROUP_WIDTH] = { 0.0 };
-  for (int g = 0; g < b->groups; g++)
-    for (int l = 0; l < GROUP_WIDTH; l++)
-      lane[l] += give_to (centre + b->group_offset[g] + l, a * b->group_share[g][l], FLT_MAX);
-  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
-}
-
 /* A droplet stopped on the map at (x, y) drops everything it carries on the brush around
  * the nearest pixel (a heap on one pixel would be a grain); what it cannot place (pixels at
  * FLT_MAX, rounding) is lost. */
 void
 hydraulic_settle (const Run *r, Totals *t, double x, double y, double *sediment)
 {
-  const int    nx = (int) (x + 0.5), ny = (int) (y + 0.5);
-  const float  a = (float) min_d (max_d (*sediment, 0.0), FLT_MAX);
-  float       *centre = r->data + (size_t) ny * r->width + nx;
-  double       placed = hydraulic_brush_inside (r, nx, ny)
-                          ? deposit_groups (&r->brush, centre, a)
-                          : brush_clipped (r, nx, ny, a, FLT_MAX, 1);
+  const int nx = (int) (x + 0.5), ny = (int) (y + 0.5);
+  float    *centre = r->data + (size_t) ny * r->width + nx;
+  double    placed = hydraulic_deposit (r, nx, ny, *sediment, FLT_MAX);
   /* The brush's shares, rounded to floats, do not sum to 1: the centre takes the rest, or
    * gives back what went beyond (never below 0 from above it), so that only the rounding
    * of one pixel is lost. */
@@ -1141,8 +809,8 @@ terrain_hydraulic_erosion_observed (const TerrainHydraulicErosion *p,
   r.observer = observer;
   r.observer_user = user;
   r.observed = observer ? &totals : NULL;
-  brush_init (&r.brush, p->radius, width);
-  r.erode_groups = erode_groups_kernel (p->radius);
+  hydraulic_brush_init (&r.brush, p->radius, width);
+  hydraulic_brush_kernels (&r, p->radius, may_use_avx2 (), allowed_code <= TERRAIN_HYDRAULIC_SSE2);
   choose_lanes (&r);
   Schedule s;
   if (schedule_init (&s, &r) != TERRAIN_OK)

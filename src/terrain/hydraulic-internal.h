@@ -1,7 +1,8 @@
-/* Hydraulic erosion's internals, shared by hydraulic-erosion.c (the model droplet by droplet,
- * the brush and the schedule) and the files that run droplets side by side in the lanes of
- * vectors, one instruction set each: hydraulic-lanes-avx2.c and hydraulic-lanes-avx512.c,
- * around hydraulic-lanes.h. Not a public header: nothing else includes it. */
+/* Hydraulic erosion's internals, shared by hydraulic-erosion.c (the model droplet by droplet
+ * and the schedule), hydraulic-brush.c (the pixels a droplet changes) and the files that run
+ * droplets side by side in the lanes of vectors, one instruction set each:
+ * hydraulic-lanes-avx2.c and hydraulic-lanes-avx512.c, around hydraulic-lanes.h. Not a
+ * public header: nothing else includes it. */
 #ifndef TERRAIN_HYDRAULIC_INTERNAL_H
 #define TERRAIN_HYDRAULIC_INTERNAL_H
 
@@ -24,14 +25,27 @@
 #define HYDRAULIC_LANES 0
 #endif
 
+static inline double
+min_d (double a, double b)
+{
+  return a < b ? a : b;
+}
+
+static inline double
+max_d (double a, double b)
+{
+  return a > b ? a : b;
+}
+
 /* ---- The brush ---- */
 
 /* The pixels less than `radius` from the centre lie within radius - 1 of it on either axis. */
 #define BRUSH_SIDE (2 * TERRAIN_HYDRAULIC_MAX_RADIUS - 1)
 #define BRUSH_MAX  (BRUSH_SIDE * BRUSH_SIDE)
 /* Inside the map the brush is taken in groups of GROUP_WIDTH consecutive pixels of a row,
- * each row's pixels from its first on: one SSE2 vector a group (ErodeGroups). The pixels of
- * a group beyond its row's last have share 0: taking 0 leaves a pixel's bits as they are.
+ * each row's pixels from its first on: one SSE2 vector a group (BrushGroups). The pixels of
+ * a group beyond its row's last have share 0: taking or giving 0 leaves a pixel's bits as
+ * they are.
  * They reach GROUP_WIDTH - 1 pixels beyond the brush on the right (span_of counts them). */
 #define GROUP_WIDTH 4
 #define GROUPS_MAX  (BRUSH_SIDE * ((BRUSH_SIDE + GROUP_WIDTH - 1) / GROUP_WIDTH))
@@ -48,10 +62,11 @@ typedef struct
   float     group_share[GROUPS_MAX][GROUP_WIDTH]; /* weight / the sum of all weights, or 0 */
 } Brush;
 
-/* Takes a * share from the brush's groups around a centre inside the map, none below floor
- * (erode_groups): returns what the pixels gave, summed in double lane by lane of the groups,
- * the lanes' sums then added as (0 + 1) + (2 + 3). */
-typedef double (*ErodeGroups) (const Brush *b, float *centre, float a, float floor);
+/* Takes a * share from the brush's groups around a centre inside the map, none below limit
+ * (erode_groups), or gives it, none above limit (deposit_groups): returns what the pixels
+ * gave or gained, summed in double lane by lane of the groups, the lanes' sums then added
+ * as (0 + 1) + (2 + 3). */
+typedef double (*BrushGroups) (const Brush *b, float *centre, float a, float limit);
 
 /* ---- A run ---- */
 
@@ -70,7 +85,8 @@ typedef struct
   void                          *observer_user;
   Totals                        *observed; /* the run's totals, when observer is set */
   Brush                          brush;
-  ErodeGroups                    erode_groups; /* for this CPU and radius */
+  BrushGroups                    erode_groups;   /* for this CPU and radius */
+  BrushGroups                    deposit_groups; /* likewise */
   TerrainTask                    run_lanes;    /* a thread's part of a batch in lanes, */
   int                            lanes;        /* of that many droplets; NULL, 0: none */
 } Run;
@@ -148,12 +164,21 @@ void      hydraulic_wait (void);
 void   hydraulic_droplet_begin (const Run *r, Droplet *d, const Start *s);
 /* A droplet stopped on the map at (x, y) drops everything it carries around it. */
 void   hydraulic_settle (const Run *r, Totals *t, double x, double y, double *sediment);
+/* The brush of `radius` on a map `width` pixels wide: its pixels, with weight 1 - distance /
+ * radius, normalised. */
+void   hydraulic_brush_init (Brush *b, int radius, int width);
+/* r's brush kernels for `radius`, with AVX2 or SSE2 where allowed (the same bits). */
+void   hydraulic_brush_kernels (Run *r, int radius, int avx2, int sse2);
 /* Takes amount >= 0 from the brush around pixel (nx, ny), none below floor (nor 0); returns
  * what it took. */
 double hydraulic_erode (const Run *r, int nx, int ny, double amount, double floor);
+/* Gives amount >= 0 to the brush around pixel (nx, ny), none above ceiling; returns what it
+ * gave. */
+double hydraulic_deposit (const Run *r, int nx, int ny, double amount, double ceiling);
 
 /* Whether the brush's groups around pixel (nx, ny) all lie on the map: then
- * r->erode_groups takes them (hydraulic_erode does the rest). */
+ * r->erode_groups and r->deposit_groups change them (hydraulic_erode and
+ * hydraulic_deposit do the rest). */
 static inline int
 hydraulic_brush_inside (const Run *r, int nx, int ny)
 {

@@ -53,32 +53,6 @@ part_pixels (const Run *r, const double *nw, unsigned live, PartF c[4], const fl
   c[3] = _mm_shuffle_ps (bottom01, bottom23, _MM_SHUFFLE (3, 1, 3, 1));
 }
 
-/* The lanes not in `lanes` write to parking. */
-LANES_TARGET static inline void
-part_store_pixels (const Run *r, const double *nw, unsigned lanes, const PartF c[4],
-                   float *parking)
-{
-  const __m128 top01 = _mm_unpacklo_ps (c[0], c[1]), top23 = _mm_unpackhi_ps (c[0], c[1]);
-  const __m128 bottom01 = _mm_unpacklo_ps (c[2], c[3]);
-  const __m128 bottom23 = _mm_unpackhi_ps (c[2], c[3]);
-  float       *top[PART], *bottom[PART];
-#pragma GCC unroll 4
-  for (int l = 0; l < PART; l++)
-    {
-      const int in = (lanes >> l) & 1;
-      top[l] = in ? r->data + (ptrdiff_t) nw[l] : parking;
-      bottom[l] = in ? top[l] + r->width : parking + 2;
-    }
-  _mm_storel_pi ((__m64 *) top[0], top01);
-  _mm_storeh_pi ((__m64 *) top[1], top01);
-  _mm_storel_pi ((__m64 *) top[2], top23);
-  _mm_storeh_pi ((__m64 *) top[3], top23);
-  _mm_storel_pi ((__m64 *) bottom[0], bottom01);
-  _mm_storeh_pi ((__m64 *) bottom[1], bottom01);
-  _mm_storel_pi ((__m64 *) bottom[2], bottom23);
-  _mm_storeh_pi ((__m64 *) bottom[3], bottom23);
-}
-
 #include "hydraulic-lanes.h"
 _Static_assert (LANES == HYDRAULIC_LANES_AVX2, "hydraulic-internal.h says how many lanes");
 #endif

