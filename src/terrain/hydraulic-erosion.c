@@ -29,8 +29,8 @@ enum { SALT_X = 1, SALT_Y = 2 };
 
 /* The code that runs the droplets: terrain_hydraulic_use (). */
 static TerrainHydraulicCode allowed_code = TERRAIN_HYDRAULIC_BEST;
-/* Lanes run a batch with at least this many tiles a thread, or (-1) half their lanes a
- * thread: terrain_hydraulic_lanes_from (). */
+/* The widest lanes run a batch with at least this many tiles a thread, or (-1) as
+ * batch_task chooses: terrain_hydraulic_lanes_from (). */
 static int lanes_from = -1;
 
 
@@ -629,38 +629,42 @@ run_streams (void *user, int i)
 }
 
 /* The lanes for this CPU (r->run_lanes, r->lanes): AVX-512 or AVX2 vectors, on maps where
- * they can run. */
+ * they can run; and AVX2's beside AVX-512's (r->narrow_lanes). */
 static void
 choose_lanes (Run *r)
 {
-  r->run_lanes = NULL;
+  r->run_lanes = r->narrow_lanes = NULL;
   r->lanes = 0;
 #if HYDRAULIC_LANES
-  if (r->width > 1 && r->height > 1)
+  if (r->width > 1 && r->height > 1 && may_use_avx2 ())
     {
+      r->run_lanes = r->narrow_lanes = hydraulic_lanes_avx2;
+      r->lanes = HYDRAULIC_LANES_AVX2;
       if (may_use_avx512 ())
         {
           r->run_lanes = hydraulic_lanes_avx512;
           r->lanes = HYDRAULIC_LANES_AVX512;
         }
-      else if (may_use_avx2 ())
-        {
-          r->run_lanes = hydraulic_lanes_avx2;
-          r->lanes = HYDRAULIC_LANES_AVX2;
-        }
     }
 #endif
 }
 
-/* A thread's part of a batch of `tasks` tiles on `threads` threads: in lanes when they can
- * fill them, else two streams. A step of the lanes costs about as much whatever they hold:
- * with fewer droplets than about half the lanes the streams are faster (with one tile, 3
- * times). */
+/* A thread's part of a batch of `tasks` tiles (of all PHASES) on `threads` threads. A lane
+ * holds a droplet of one tile, and a step of the lanes costs about as much whatever they
+ * hold: in the widest lanes when one phase's tiles fill them on every thread; else in
+ * AVX2's when the tiles fill half of them (AVX-512's 16 lanes, half empty, took 1.5 times
+ * AVX2's 8 at 1024² on two threads); else two streams (with one tile, 3 times faster than
+ * the lanes). */
 static TerrainTask
 batch_task (const Run *r, int tasks, int threads)
 {
-  const int from = lanes_from >= 0 ? lanes_from : r->lanes / 2;
-  return r->run_lanes && tasks >= (long) threads * from ? r->run_lanes : run_streams;
+  if (lanes_from >= 0)
+    return r->run_lanes && tasks >= (long) threads * lanes_from ? r->run_lanes : run_streams;
+  if (r->run_lanes && tasks >= (long) threads * PHASES * r->lanes)
+    return r->run_lanes;
+  if (r->narrow_lanes && tasks >= (long) threads * HYDRAULIC_LANES_AVX2 / 2)
+    return r->narrow_lanes;
+  return run_streams;
 }
 
 /* The droplets of the sorted batch: for an observer on the calling thread, tile after tile,

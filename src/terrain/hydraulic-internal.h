@@ -89,6 +89,7 @@ typedef struct
   BrushGroups                    deposit_groups; /* likewise */
   TerrainTask                    run_lanes;    /* a thread's part of a batch in lanes, */
   int                            lanes;        /* of that many droplets; NULL, 0: none */
+  TerrainTask                    narrow_lanes; /* in AVX2's lanes, where allowed; or NULL */
 } Run;
 
 /* The 4 pixels around a position, as an index and the steps to the next column and row

@@ -42,9 +42,10 @@ typedef enum
 } TerrainHydraulicCode;
 
 void terrain_hydraulic_use (TerrainHydraulicCode code);
-/* The lanes run a batch when it holds at least `tiles` tiles a thread (0: always; a
- * negative number: the default, half their lanes a thread), else two streams do: the same
- * bits either way. Not thread-safe either. */
+/* The widest lanes run a batch when it holds at least `tiles` tiles a thread (0: always),
+ * else two streams do (a negative number: the default choice between AVX-512's lanes,
+ * AVX2's and streams, by the tiles a thread): the same bits either way. Not thread-safe
+ * either. */
 void terrain_hydraulic_lanes_from (int tiles);
 
 #endif
