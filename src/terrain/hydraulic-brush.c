@@ -129,15 +129,14 @@ given_sse2 (__m128 before, __m128 want, __m128 ceiling)
 static inline void
 add_moved_sse2 (__m128 before, __m128 after, int deposit, __m128d *low, __m128d *high)
 {
-  const __m128 first = deposit ? after : before, second = deposit ? before : after;
   if (deposit)
     {
-      *low = _mm_add_pd (*low, _mm_sub_pd (_mm_cvtps_pd (first), _mm_cvtps_pd (second)));
-      *high = _mm_add_pd (*high, _mm_sub_pd (_mm_cvtps_pd (_mm_movehl_ps (first, first)),
-                                             _mm_cvtps_pd (_mm_movehl_ps (second, second))));
+      *low = _mm_add_pd (*low, _mm_sub_pd (_mm_cvtps_pd (after), _mm_cvtps_pd (before)));
+      *high = _mm_add_pd (*high, _mm_sub_pd (_mm_cvtps_pd (_mm_movehl_ps (after, after)),
+                                             _mm_cvtps_pd (_mm_movehl_ps (before, before))));
       return;
     }
-  const __m128 taken = _mm_sub_ps (first, second);
+  const __m128 taken = _mm_sub_ps (before, after);
   *low = _mm_add_pd (*low, _mm_cvtps_pd (taken));
   *high = _mm_add_pd (*high, _mm_cvtps_pd (_mm_movehl_ps (taken, taken)));
 }
@@ -331,7 +330,6 @@ hydraulic_brush_kernels (Run *r, int radius, int avx2, int sse2)
   r->erode_groups = erode_groups_portable;
   r->deposit_groups = deposit_groups_portable;
 }
-
 
 /* The brush's pixels around pixel (nx, ny) on the map, each with its weight normalised over
  * them, to `deposit` (give_to, up to limit) or to take from (take_from, down to limit), in

@@ -652,9 +652,9 @@ choose_lanes (Run *r)
 /* A thread's part of a batch of `tasks` tiles (of all PHASES) on `threads` threads. A lane
  * holds a droplet of one tile, and a step of the lanes costs about as much whatever they
  * hold: in the widest lanes when one phase's tiles fill them on every thread; else in
- * AVX2's when the tiles fill half of them (AVX-512's 16 lanes, half empty, took 1.5 times
- * AVX2's 8 at 1024² on two threads); else two streams (with one tile, 3 times faster than
- * the lanes). */
+ * AVX2's when the tiles fill half of them (half-empty AVX-512 lanes were slower than AVX2's:
+ * tests/bench/README.md, "Hydraulic Erosion drops its sediment on the brush"); else two
+ * streams (with one tile, 3 times faster than the lanes). */
 static TerrainTask
 batch_task (const Run *r, int tasks, int threads)
 {
