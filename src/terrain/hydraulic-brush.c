@@ -78,29 +78,33 @@ give_to (float *pixel, float amount, float ceiling)
   return (double) *pixel - before;
 }
 
-/* Takes a * share from the brush's groups around `centre`, none below floor: a sum per lane
- * of the groups, so the lanes' additions are independent chains. The portable code, for any
- * CPU. */
-static double
-erode_groups_portable (const Brush *b, float *centre, float a, float floor)
+/* Takes a * share from the brush's groups around `centre`, none below limit, or gives it,
+ * none above limit: a sum per lane of the groups, so the lanes' additions are independent
+ * chains. The portable code, for any CPU. */
+static inline double
+groups_portable (const Brush *b, float *centre, float a, float limit, int deposit)
 {
   double lane[GROUP_WIDTH] = { 0.0 };
   for (int g = 0; g < b->groups; g++)
     for (int l = 0; l < GROUP_WIDTH; l++)
-      lane[l] += take_from (centre + b->group_offset[g] + l, a * b->group_share[g][l], floor);
+      {
+        float      *pixel = centre + b->group_offset[g] + l;
+        const float want = a * b->group_share[g][l];
+        lane[l] += deposit ? give_to (pixel, want, limit) : take_from (pixel, want, limit);
+      }
   return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
 
-/* Gives a * share to the brush's groups around `centre`, none above ceiling: as
- * erode_groups_portable. */
+static double
+erode_groups_portable (const Brush *b, float *centre, float a, float floor)
+{
+  return groups_portable (b, centre, a, floor, 0);
+}
+
 static double
 deposit_groups_portable (const Brush *b, float *centre, float a, float ceiling)
 {
-  double lane[GROUP_WIDTH] = { 0.0 };
-  for (int g = 0; g < b->groups; g++)
-    for (int l = 0; l < GROUP_WIDTH; l++)
-      lane[l] += give_to (centre + b->group_offset[g] + l, a * b->group_share[g][l], ceiling);
-  return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+  return groups_portable (b, centre, a, ceiling, 1);
 }
 
 #if defined(__SSE2__)
