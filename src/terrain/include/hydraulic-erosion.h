@@ -88,7 +88,7 @@ typedef struct
 
 /* Seed 0, 600000 droplets of up to 50 steps (about one for 1.7 pixels of a 1024 x 1024
  * layer: gullies on the slopes, sediment and fans below them, in a second or two),
- * inertia 0.05, capacity 16, erosion 0.5, deposition 0.3, evaporation 0.05 (water 0.08
+ * inertia 0.05, capacity 16, erosion 0.5, deposition 0.15, evaporation 0.05 (water 0.08
  * after 50 steps: a droplet has laid down most of its load on its way), radius 3. Lives
  * of 80 steps look the same and take longer: their tiles (the schedule) are wider, fewer
  * run at once. */
