@@ -652,14 +652,14 @@ look_at (GeglOperation *operation, const TerrainResultKey *settings, gboolean st
   return TERRAIN_OK;
 }
 
-/* The drawable's buffer when the canvas's render of `key` may show a look while its result
- * is made in a thread (later.h): the render is the canvas's, of a filter with looks (factor
- * above 0), and the result will be kept; NULL otherwise. */
+/* The drawable's buffer when a render of `key` shown on the canvas (`shown`) may show a look
+ * while its result is made in a thread (later.h): a filter with looks (factor above 0) whose
+ * result will be kept; NULL otherwise. */
 static GeglBuffer *
 layer_for_later (GeglOperation *operation, const TerrainResultKey *key, int factor,
-                 gsize cells)
+                 gsize cells, gboolean shown)
 {
-  if (factor == 0 || ! terrain_gimp_display_render () || ! terrain_result_keepable (cells) ||
+  if (factor == 0 || ! shown || ! terrain_result_keepable (cells) ||
       ! terrain_later_allowed (key))
     return NULL;
   return terrain_later_layer (operation);
@@ -743,7 +743,8 @@ shown_again (GeglOperation *operation, const Shown *shown, const TerrainResultKe
     return (*served = kept) != NULL;
   terrain_result_unref (kept);
   return kept == NULL && terrain_later_under_way (&shown->key) &&
-         (*later = layer_for_later (operation, &shown->key, factor, cells)) != NULL;
+         (*later = layer_for_later (operation, &shown->key, factor, cells,
+                                    terrain_gimp_display_render ())) != NULL;
 }
 
 /* ---- Results found by the layer's tiles (tile-witness.h) ---- */
@@ -857,8 +858,12 @@ find_kept (LayerRender *r, TerrainResult **result)
   r->reused = r->unread      ? r->later == NULL
               : r->witnessed ? (*result = r->witnessed) != NULL
                              : (*result = terrain_result_lookup (&r->key, r->n)) != NULL;
+  /* A stroke's render without a base shows a look too, not the result made on GIMP's main
+   * thread: an effect below another in a stack, whose output the canvas took from GEGL's
+   * cache, has no base on the first stroke (tests/bench/README.md, "Stacks"). */
   if (! r->unread && ! r->reused)
-    r->later = layer_for_later (operation, &r->key, r->factor, r->n);
+    r->later = layer_for_later (operation, &r->key, r->factor, r->n,
+                                r->display || (r->stroke && ! r->based));
   if (! r->reused && r->later == NULL && terrain_later_wait (&r->key))
     r->reused = (*result = terrain_result_lookup (&r->key, r->n)) != NULL; /* not twice */
   return TERRAIN_OK;
@@ -1051,7 +1056,7 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   if (status == TERRAIN_OK)
     status = make_result (&r, result, why, why_size);
   terrain_result_unref (r.last_look.result);
-  if (r.look && r.later == NULL)
+  if (r.look && (r.later == NULL || r.stroke))
     terrain_stroke_rendered (self->stroke);
   remember_shown (&r, status, *result);
   terrain_pages_free (r.heights);

@@ -14,9 +14,9 @@ Both times are CLOCK_MONOTONIC seconds, as time.monotonic() here (the same machi
 A Python-Fu script in the session makes a 1024² GRAY u16 image holding an Infinite Field
 and shows it; with `dialog`, it first runs the River Erosion dialog (the driver presses OK
 once the canvas shows the preview: an editable effect stays). Then, for each effect in turn,
-it puts that effect (alone) on the layer, says so with a flag file and waits for the
-driver's flag to go on. The driver paints with the Paintbrush (key "p", GIMP's default brush)
-with xdotool, as a person would.
+it puts that effect (alone, or a stack: "terrain:a+terrain:b" appends a, then b) on the
+layer, says so with a flag file and waits for the driver's flag to go on. The driver paints
+with the Paintbrush (key "p", GIMP's default brush) with xdotool, as a person would.
 """
 import os
 import re
@@ -57,11 +57,13 @@ if DIALOG:
     with open(os.path.join(WORKDIR, "dialog-result"), "w") as f:
         f.write("%s %s" % (ok, [f.get_operation_name() for f in layer.get_filters()]))
 for i, op in enumerate(EFFECTS):
-    if [f.get_operation_name() for f in layer.get_filters()] != ([op] if op else []):
+    stack = op.split("+") if op else []
+    # The dialog's effect stays on for the first: a stack is always put on afresh.
+    if [f.get_operation_name() for f in layer.get_filters()] != stack or len(stack) > 1:
         for f in layer.get_filters():
             f.delete()
-        if op:
-            layer.append_filter(Gimp.DrawableFilter.new(layer, op, ""))
+        for name in stack:
+            layer.append_filter(Gimp.DrawableFilter.new(layer, name, ""))
     Gimp.displays_flush()
     flag("effect-%d" % i)
     if op in CHANGES:

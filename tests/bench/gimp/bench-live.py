@@ -24,11 +24,15 @@ References in the same session: the layer with no effect, and GIMP's own Gaussia
 (gegl:gaussian-blur) as an effect. GIMP's Plasma is no reference here: as an effect it does
 not read the layer, so a stroke does not render it again.
 
+With --stack NAME+NAME,..., each such stack of effects also gets its strokes, the effects
+appended in that order: "render done" is then the last whole-layer render of any of them
+(the canvas settled).
+
 With --histogram, GIMP's Histogram dock is shown at the top right (it reads the active layer,
 its effects included, after every change).
 
 usage: bench-live.py PLUGIN GEGL_MODULE WORKDIR [--strokes N] [--only NAME,...] [--size SIZE]
-                     [--json FILE] [--histogram]
+                     [--json FILE] [--histogram] [--stack NAME+NAME,...]
 """
 import argparse
 import json
@@ -84,9 +88,14 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--histogram", action="store_true",
                         help="with GIMP's Histogram dock shown (it reads the layer and its effects)")
+    parser.add_argument("--stack", default="",
+                        help="stacks of effects too, e.g. river-erosion+hydraulic-erosion")
     a = parser.parse_args()
     live_module.SIZE = a.size
-    effects = ["terrain:" + name for name in a.only.split(",")] + REFERENCES
+    effects = ["terrain:" + name for name in a.only.split(",") if name]
+    effects += ["+".join("terrain:" + name for name in stack.split("+"))
+                for stack in a.stack.split(",") if stack]
+    effects += REFERENCES
     # The dialog leaves River Erosion on the layer: go on with it first.
     if CONFIRM in effects:
         effects.remove(CONFIRM)
