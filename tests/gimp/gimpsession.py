@@ -49,9 +49,9 @@ DOMAIN = "gimp-terrain"
 
 
 # The start of a GUI driver's Python-Fu script (live.py, probe-progress.py): flag files in
-# WORKDIR, by which the script and its driver wait for each other, and a SIZE² GRAY 16-bit
-# image holding an Infinite Field, shown in a display (`image`, `layer`). The script sets
-# WORKDIR and SIZE first.
+# WORKDIR, by which the script and its driver wait for each other, and a SIZE² GRAY image of
+# 16-bit perceptual integers (or of the Gimp.Precision named PRECISION) holding an Infinite
+# Field, shown in a display (`image`, `layer`). The script sets WORKDIR and SIZE first.
 PYTHON_FU_SHOWN_FIELD = r'''
 import os, time
 import gi
@@ -65,7 +65,8 @@ def wait_flag(name):
     while not os.path.exists(os.path.join(WORKDIR, name)):
         time.sleep(0.1)
 
-image = Gimp.Image.new_with_precision(SIZE, SIZE, Gimp.ImageBaseType.GRAY, Gimp.Precision.U16_NON_LINEAR)
+image = Gimp.Image.new_with_precision(SIZE, SIZE, Gimp.ImageBaseType.GRAY,
+                                      getattr(Gimp.Precision, globals().get("PRECISION", "U16_NON_LINEAR")))
 layer = Gimp.Layer.new(image, "heights", SIZE, SIZE, Gimp.ImageType.GRAY_IMAGE, 100, Gimp.LayerMode.NORMAL)
 image.insert_layer(layer, None, 0)
 layer.merge_filter(Gimp.DrawableFilter.new(layer, "terrain:field", ""))

@@ -28,6 +28,7 @@ import time
 from gimpsession import PYTHON_FU_SHOWN_FIELD, GimpSession, start_xvfb
 
 SIZE = 1024
+PRECISION = "U16_NON_LINEAR"  # the image's, a Gimp.Precision's name
 RIVER_DIALOG = "plug-in-terrain-river-erosion"
 # The canvas of a 1024² image on this 1600x1000 screen, GIMP's default single-window layout
 # (zoomed to 66.7 %): where strokes go, and the crop a screenshot compares.
@@ -182,9 +183,10 @@ class Live:
         self.env = self.session.environment(display)
         self.env.update(TERRAIN_RENDER_LOG=self.render_log, TERRAIN_MAINLOOP_LOG=self.mainloop_log)
         self.env.update(environment or {})
-        script = "WORKDIR = %r\nSIZE = %d\nEFFECTS = %r\nDIALOG = %r\nCHANGES = %r\nMERGE = %r\n" % (
-            workdir, SIZE, list(effects), RIVER_DIALOG if dialog else None, changes or {},
-            merge) + (PYTHON_FU_SHOWN_FIELD + script if script else SCRIPT)
+        script = ("WORKDIR = %r\nSIZE = %d\nPRECISION = %r\nEFFECTS = %r\nDIALOG = %r\n"
+                  "CHANGES = %r\nMERGE = %r\n" % (
+                      workdir, SIZE, PRECISION, list(effects), RIVER_DIALOG if dialog else None,
+                      changes or {}, merge)) + (PYTHON_FU_SHOWN_FIELD + script if script else SCRIPT)
         self.gimp = subprocess.Popen(
             self.session.command([script], gui=True, interpreter="python-fu-eval", quit=False, data=True),
             env=self.env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(workdir, "gimp.log"), "w"))

@@ -31,8 +31,11 @@ appended in that order: "render done" is then the last whole-layer render of any
 With --histogram, GIMP's Histogram dock is shown at the top right (it reads the active layer,
 its effects included, after every change).
 
+With --precision NAME, the image has that Gimp.Precision (FLOAT_LINEAR, U8_NON_LINEAR, ...),
+not 16-bit perceptual integers.
+
 usage: bench-live.py PLUGIN GEGL_MODULE WORKDIR [--strokes N] [--only NAME,...] [--size SIZE]
-                     [--json FILE] [--histogram] [--stack NAME+NAME,...]
+                     [--precision NAME] [--json FILE] [--histogram] [--stack NAME+NAME,...]
 """
 import argparse
 import json
@@ -53,10 +56,11 @@ def ms(seconds):
 
 
 def table(results):
-    print("| effect, %d² GRAY u16 | strokes | mouse up -> render done (ms) | mouse up -> "
+    print("| effect, %d² GRAY %s | strokes | mouse up -> render done (ms) | mouse up -> "
           "main loop free (ms) | longest main-loop stall, median / max (ms) | longest stall "
           "begun while painting / after mouse up, median (ms) | renders computed during / after "
-          "the stroke (median) | looks a stroke (median) | Ctrl+Z, Ctrl+Y |" % live_module.SIZE)
+          "the stroke (median) | looks a stroke (median) | Ctrl+Z, Ctrl+Y |"
+          % (live_module.SIZE, live_module.PRECISION))
     print("|---|---|---|---|---|---|---|---|---|")
     for op, result in results.items():
         rows = result["strokes"]
@@ -85,6 +89,8 @@ def main():
     parser.add_argument("--strokes", type=int, default=5)
     parser.add_argument("--only", default=",".join(FILTERS))
     parser.add_argument("--size", type=int, default=live_module.SIZE)
+    parser.add_argument("--precision", default=live_module.PRECISION,
+                        help="the image's, a Gimp.Precision's name (FLOAT_LINEAR, ...)")
     parser.add_argument("--json")
     parser.add_argument("--histogram", action="store_true",
                         help="with GIMP's Histogram dock shown (it reads the layer and its effects)")
@@ -92,6 +98,7 @@ def main():
                         help="stacks of effects too, e.g. river-erosion+hydraulic-erosion")
     a = parser.parse_args()
     live_module.SIZE = a.size
+    live_module.PRECISION = a.precision
     effects = ["terrain:" + name for name in a.only.split(",") if name]
     effects += ["+".join("terrain:" + name for name in stack.split("+"))
                 for stack in a.stack.split(",") if stack]
