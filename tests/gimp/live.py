@@ -11,8 +11,8 @@ GIMP runs with gimp-terrain's GEGL module, which writes two logs (src/gegl):
     the mouse was blocked (mainloop-probe.h).
 Both times are CLOCK_MONOTONIC seconds, as time.monotonic() here (the same machine).
 
-A Python-Fu script in the session makes a 1024² GRAY u16 image holding an Infinite Field
-and shows it; with `dialog`, it first runs the River Erosion dialog (the driver presses OK
+A Python-Fu script in the session makes a SIZE² GRAY image (16-bit perceptual integers, or
+the Gimp.Precision named PRECISION) holding an Infinite Field and shows it; with `dialog`, it first runs the River Erosion dialog (the driver presses OK
 once the canvas shows the preview: an editable effect stays). Then, for each effect in turn,
 it puts that effect (alone, or a stack: "terrain:a+terrain:b" appends a, then b) on the
 layer, says so with a flag file and waits for the driver's flag to go on. The driver paints
