@@ -33,6 +33,9 @@
 
 /* Cells flooded between two progress reports. */
 #define CELLS_PER_REPORT (1 << 16)
+/* The flood's share of the fill's progress where flats are drained (on a map of lakes the
+ * drainage takes about as long). */
+#define FLOOD_SHARE 0.5
 /* A raised cell goes this many floats above the next one at most (RIVER_FILL_BY_HEIGHT). */
 #define RAISE_JITTER 7
 
@@ -377,12 +380,14 @@ river_fill (RiverGrid *g, RiverFillOrder order, float *raised, const TerrainProg
   f.flat_lakes = f.pits_first && g->width >= 3 && g->cells / (size_t) g->width >= 3;
   uint8_t *state = (uint8_t *) g->donors;
   size_t   done = 0;
+  /* The flood's share of [from, to]; the flats' drainage has the rest. */
+  const double flooded = f.flat_lakes ? from + FLOOD_SHARE * (to - from) : to;
   seed_outlets (g, &f.heap, state);
   while (f.heap.size > 0 || f.pits.head < f.pits.tail || f.slopes.head < f.slopes.tail)
     {
       /* A cell up a slope that waits in the heap is taken twice. */
       if (done++ % CELLS_PER_REPORT == 0 &&
-          terrain_progress_report (progress, from + (to - from) * fill_share (g, done - 1)))
+          terrain_progress_report (progress, from + (flooded - from) * fill_share (g, done - 1)))
         return TERRAIN_CANCELLED;
       if (f.slopes.head < f.slopes.tail)
         climb_from (g, &f, state, (size_t) f.slopes.cell[f.slopes.head++]);
@@ -394,7 +399,12 @@ river_fill (RiverGrid *g, RiverFillOrder order, float *raised, const TerrainProg
     }
   if (! f.flat_lakes)
     return TERRAIN_OK;
-  const size_t overtook = river_drain_flats (g, state, raised);
+  TerrainProgressStage flats_part;
+  size_t               overtook;
+  if (river_drain_flats (g, state, raised,
+                         terrain_progress_stage (&flats_part, progress, flooded, to), &overtook)
+      != TERRAIN_OK)
+    return TERRAIN_CANCELLED;
   if (overtook > 0)
     raise_overtaken (g, &f.heap, state, overtook, raised);
   return TERRAIN_OK;

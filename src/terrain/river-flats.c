@@ -100,7 +100,24 @@ typedef struct
   int32_t         *dx, *dy;
   uint8_t         *parent;
   uint8_t          queued, done;
+  /* Reports on [from, to] as it walks the `flats` cells. */
+  const TerrainProgress *progress;
+  double           from, to;
+  size_t           flats;
 } Walk;
+
+/* Cells walked between two progress reports: on a map of lakes the two walks are a third
+ * of a run, too long to go without one (a cancel waits for the next report). */
+#define CELLS_PER_REPORT (1 << 16)
+
+/* Reports the walk's progress every CELLS_PER_REPORT cells; 1 when cancelled. */
+static int
+walk_cancelled (const Walk *w)
+{
+  return w->head % CELLS_PER_REPORT == 0
+         && terrain_progress_report (w->progress,
+                                     w->from + (w->to - w->from) * w->head / w->flats);
+}
 
 static int64_t
 squared (int32_t dx, int32_t dy)
@@ -191,11 +208,13 @@ mark_flats (const RiverGrid *g, uint8_t *state, Walk *away)
 
 /* The walk away from higher land: every flat cell's distance from it, in `distance` (0 on
  * a flat that no higher land borders). */
-static void
+static TerrainStatus
 walk_away (Walk *w, float *distance)
 {
   while (w->head < w->tail)
     {
+      if (walk_cancelled (w))
+        return TERRAIN_CANCELLED;
       double       d;
       ptrdiff_t    cell[RIVER_NEIGHBOURS];
       const size_t c = walk_next (w, cell, &d);
@@ -204,6 +223,7 @@ walk_away (Walk *w, float *distance)
   for (size_t c = 0; c < w->g->cells; c++)
     if ((w->state[c] & (FLAT | AWAY_DONE)) == FLAT)
       distance[c] = 0.0f;
+  return TERRAIN_OK;
 }
 
 /* Queues the flat cells beside a draining cell of their level (the low edge), as the walk
@@ -248,14 +268,16 @@ flat_height (const RiverGrid *g, const uint8_t *state, const ptrdiff_t *cell, in
 /* The walk towards the low edge, which raises each flat cell as it goes to TOWARDS_WEIGHT x
  * its distance from the low edge - its distance from higher land (`away`) + EDGE_VALUE,
  * FLOATS_PER_PIXEL floats a pixel above its level (flat_height). Leaves the cells that
- * overtook a neighbour first in the queue; returns how many. */
-static size_t
-walk_towards (Walk *w, const float *away, float *raised)
+ * overtook a neighbour first in the queue, and how many in *overtook. */
+static TerrainStatus
+walk_towards (Walk *w, const float *away, float *raised, size_t *overtook)
 {
   const RiverGrid *g = w->g;
-  size_t           overtook = 0;
+  *overtook = 0;
   while (w->head < w->tail)
     {
+      if (walk_cancelled (w))
+        return TERRAIN_CANCELLED;
       double       d;
       ptrdiff_t    cell[RIVER_NEIGHBOURS];
       const size_t c = walk_next (w, cell, &d);
@@ -265,30 +287,37 @@ walk_towards (Walk *w, const float *away, float *raised)
       int          overtaken;
       const float  h = flat_height (g, w->state, cell, w->parent[c], level, target, &overtaken);
       if (overtaken) /* the queue's places up to the head are free */
-        w->queue[overtook++] = (int32_t) c;
+        w->queue[(*overtook)++] = (int32_t) c;
       if (raised)
         raised[c] += h - level;
       g->h[c] = h;
     }
-  return overtook;
+  return TERRAIN_OK;
 }
 
-size_t
-river_drain_flats (RiverGrid *g, uint8_t *state, float *raised)
+TerrainStatus
+river_drain_flats (RiverGrid *g, uint8_t *state, float *raised,
+                   const TerrainProgress *progress, size_t *overtook)
 {
   /* The queue in stack, the offsets in area and sorted, the distances from higher land in
    * parent, the parents in direction. */
   float *away_distance = (float *) (void *) g->parent;
   Walk away = { g, state, g->stack, 0, 0, (int32_t *) (void *) g->area,
-                (int32_t *) (void *) g->sorted, NULL, AWAY_QUEUED, AWAY_DONE };
-  if (mark_flats (g, state, &away) == 0)
-    return 0;
-  walk_away (&away, away_distance);
+                (int32_t *) (void *) g->sorted, NULL, AWAY_QUEUED, AWAY_DONE,
+                progress, 0.0, 0.5, 0 };
+  *overtook = 0;
+  away.flats = mark_flats (g, state, &away);
+  if (away.flats == 0)
+    return TERRAIN_OK;
+  if (walk_away (&away, away_distance) != TERRAIN_OK)
+    return TERRAIN_CANCELLED;
   Walk towards = away;
   towards.head = towards.tail = 0;
   towards.parent = g->direction;
   towards.queued = TOWARDS_QUEUED;
   towards.done = TOWARDS_DONE;
+  towards.from = 0.5;
+  towards.to = 1.0;
   seed_low_edge (g, state, &towards);
-  return walk_towards (&towards, away_distance, raised);
+  return walk_towards (&towards, away_distance, raised, overtook);
 }

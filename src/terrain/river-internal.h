@@ -213,10 +213,11 @@ enum
 /* Drains the flats the fill left (its raised cells with no lower neighbour, which it marks
  * RIVER_FILL_FLAT in `state`) towards lower terrain and away from higher terrain (Barnes,
  * Lehman & Mulla 2014): raises each flat cell a few floats a pixel above its level, and
- * adds that to `raised` when not NULL. Returns the number of flat cells that came to or
- * above a neighbour of higher land, first in g->stack: that one may drain no more. Uses
- * g->area, sorted, parent and direction as scratch. */
-size_t        river_drain_flats (RiverGrid *g, uint8_t *state, float *raised);
+ * adds that to `raised` when not NULL. Puts in *overtook the number of flat cells that came
+ * to or above a neighbour of higher land, first in g->stack: that one may drain no more.
+ * Uses g->area, sorted, parent and direction as scratch. Reports on [0, 1]. */
+TerrainStatus river_drain_flats (RiverGrid *g, uint8_t *state, float *raised,
+                                 const TerrainProgress *progress, size_t *overtook);
 
 /* ---- river-breach.c ---- */
 
