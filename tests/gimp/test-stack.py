@@ -34,7 +34,10 @@ The time from each change to the last render it led to (the canvas settled) is p
 the screen, the canvas and the merge of each stroke are kept (stack-N.png, shown-N.png,
 merged-N.png). GIMP may print no warning but those it prints by itself (gimp_warnings.py).
 
-usage: test-stack.py PLUGIN_BINARY GEGL_MODULE WORKDIR [--exact]
+With --size N the image is N² (the benchmark's 4096² stack: tests/bench/README.md), and
+with --steps K only the first K steps run; neither is a test of the suite's.
+
+usage: test-stack.py PLUGIN_BINARY GEGL_MODULE WORKDIR [--exact] [--size N] [--steps K]
 """
 import json
 import os
@@ -44,10 +47,19 @@ import time
 
 from checks import Checks
 from gimp_warnings import not_gimps_own
+import live as live_session
 from live import Live
+
+
+def option(name, default):
+    """The number after `name` among the arguments, or `default`."""
+    args = sys.argv[4:]
+    return int(args[args.index(name) + 1]) if name in args else default
+
 
 plugin, module, workdir = (os.path.abspath(a) for a in sys.argv[1:4])
 exact = "--exact" in sys.argv[4:]
+live_session.SIZE = option("--size", live_session.SIZE)
 checks = Checks("gimp-stack" + ("-exact" if exact else ""))
 RIVER, HYDRAULIC, BLUR = "terrain:river-erosion", "terrain:hydraulic-erosion", "gegl:gaussian-blur"
 STEPS = [("stack", [RIVER, HYDRAULIC]), ("stroke", None), ("line", None), ("at once", None),
@@ -57,6 +69,7 @@ STEPS = [("stack", [RIVER, HYDRAULIC]), ("stroke", None), ("line", None), ("at o
          ("stack", [RIVER, BLUR, HYDRAULIC]), ("stroke", None),
          ("duplicate", None), ("stroke", None), ("scale", 768),
          ("precision", "float"), ("stroke", None)]
+STEPS = STEPS[:option("--steps", len(STEPS))]
 FLOAT_FROM = 15  # the step (from 0) converting to float
 PAINTED = ("stroke", "line", "at once")
 
