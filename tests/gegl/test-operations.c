@@ -206,8 +206,9 @@ test_concurrent (void)
   for (int t = 0; t < THREADS; t++)
     {
       g_thread_join (threads[t]);
-      CHECK (jobs[t].differ == 0, "%s on thread %d: %d of 4 renders differ (3 from one alone, a result served from its making)",
-             operations[t], t, jobs[t].differ);
+      CHECK (jobs[t].differ == 0,
+             "%s on thread %d: %d of 4 renders differ (3 from one alone, 1 served from its "
+             "making)", operations[t], t, jobs[t].differ);
       g_free (jobs[t].expected);
       g_object_unref (jobs[t].layer);
     }
