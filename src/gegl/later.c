@@ -239,6 +239,15 @@ later_free (Later *later)
 
 static GList *drop (GeglBuffer *buffer, TerrainStroke *stroke, gboolean waiting_only);
 
+/* The node tell_gimp invalidates in this thread, while it does. */
+static GPrivate telling = G_PRIVATE_INIT (NULL);
+
+gboolean
+terrain_later_telling (GeglNode *node)
+{
+  return node != NULL && g_private_get (&telling) == node;
+}
+
 /* In the main loop: GIMP draws the drawable again, all of it. The operation's node is
  * invalidated first, with what follows it (GIMP's filters, the effects above it): their
  * caches may hold what they made of the look, or an effect above may have made its own
@@ -255,7 +264,11 @@ tell_gimp (gpointer data)
   GObject    *drawable = drawable_of (buffer);
   GeglNode   *node = g_weak_ref_get (&later->node);
   if (drawable && node && gegl_node_get_gegl_operation (node))
-    gegl_operation_invalidate (gegl_node_get_gegl_operation (node), NULL, TRUE);
+    {
+      g_private_set (&telling, node);
+      gegl_operation_invalidate (gegl_node_get_gegl_operation (node), NULL, TRUE);
+      g_private_set (&telling, NULL);
+    }
   g_clear_object (&node);
   /* The renders waiting for this one end now, not when it ended: until its node was
    * invalidated, GEGL's caches still gave the look to the effects above it, whose results

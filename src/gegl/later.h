@@ -56,6 +56,10 @@ gboolean    terrain_later_under_way (const TerrainResultKey *key);
 /* Whether a full render of `key` is under way in a thread; waits until it is done. */
 gboolean    terrain_later_wait (const TerrainResultKey *key);
 
+/* Whether this thread is invalidating `node` because its own result, just kept, has GIMP
+ * draw it again (then no change of its input). */
+gboolean    terrain_later_telling (GeglNode *node);
+
 /* Makes the full render of the filter `info` with `values` of the layer whose pixels (width x
  * height, in the codec's format, already found to be heights) are at *pixels, in a thread:
  * keeps its result under `key`, makes it the base of the stroke's looks

@@ -22,8 +22,9 @@
  * asks, chunk by chunk: the look shown while the result of `key` is made in a thread
  * (later.h; GEGL's caches must not keep it: a merge of the effect would merge it), or, when
  * `result`, that result itself, found again in the kept results (a reference here would keep
- * it past their memory's bound); `settings` and `invalidations`: the node's count of
- * invalidations before the layer of what was shown was read. */
+ * it past their memory's bound), also once the look's result is kept; `settings` and
+ * `invalidations`: the node's count of invalidations before the layer of what was shown was
+ * read (invalidated). */
 typedef struct
 {
   TerrainResult   *look;
@@ -157,8 +158,10 @@ finalize (GObject *object)
 static void
 invalidated (GeglNode *node, const GeglRectangle *rect, gpointer operation)
 {
-  (void) node, (void) rect;
-  if (! terrain_stroke_forgetting ())
+  (void) rect;
+  /* Neither a look dropped from GEGL's caches nor the node's own result told to GIMP
+   * (later.h) is a change of its input. */
+  if (! terrain_stroke_forgetting () && ! terrain_later_telling (node))
     g_atomic_int_inc (&OPERATION (operation)->invalidations);
 }
 
@@ -195,6 +198,8 @@ input_box (GeglOperation *operation)
 
 static GeglNode *layer_source (GeglOperation *operation, GeglRectangle *layer);
 static gboolean  stroke_render (GeglOperation *operation, const GeglRectangle *layer);
+static gboolean  canvas_chunks (GeglOperation *operation);
+static gboolean  asks_again (GeglOperation *operation, const GeglRectangle *layer);
 static gboolean  paint_look_here (GeglOperation *operation, const GeglRectangle *roi,
                                   gboolean stroke, const GeglRectangle *layer);
 
@@ -281,10 +286,14 @@ region_for (GeglOperation *operation, const gchar *pad, const GeglRectangle *roi
   layer_source (operation, &layer);
   if (paint_look_here (operation, roi, region_stroke_answer (operation, roi, &layer), &layer))
     return *roi;
+  /* The canvas's asks again for what it was shown write roi alone (cached_region) and read
+   * no layer (shown_again): asked for the whole input, an effect below wrote all of its look
+   * for every chunk (at 4096 x 4096, 0.1-0.45 s a chunk of 128 x 128). Should one read the
+   * layer after all, it reads it from the node before GIMP's crop. */
+  if (layer_source (operation, &layer) != NULL && asks_again (operation, &layer))
+    return *roi;
   return changed_by (operation, pad, roi);
 }
-
-static gboolean canvas_chunks (GeglOperation *operation);
 
 /* What GEGL computes, and keeps in the node's cache, for the output at roi: the whole layer
  * (region_for), but for the canvas's renders of a filter with looks (canvas_chunks) roi
@@ -418,6 +427,7 @@ typedef struct
   const TerrainPixelCodec *codec;
   gsize                    row_bytes;
   int                      rows;    /* a strip's */
+  guchar                  *whole;   /* read into, all of the layer, or NULL */
   TerrainResultKey        *strip_keys; /* each strip's, or NULL */
   gboolean                 no_room;
 } LayerReading;
@@ -444,25 +454,27 @@ read_strip (LayerReading *r, gsize i, guchar *into)
     }
 }
 
-/* Strips offset to offset + count through a strip of this thread's own. */
+/* Strips offset to offset + count into their place in the whole layer, else through a strip
+ * of this thread's own. */
 static void
 read_strips (gsize offset, gsize count, gpointer data)
 {
   LayerReading *r = data;
-  guchar       *strip = g_try_malloc (r->rows * r->row_bytes);
-  if (strip == NULL)
+  guchar       *strip = r->whole ? NULL : g_try_malloc (r->rows * r->row_bytes);
+  if (r->whole == NULL && strip == NULL)
     r->no_room = TRUE;
-  for (gsize i = offset; strip && i < offset + count; i++)
-    read_strip (r, i, strip);
+  for (gsize i = offset; (r->whole || strip) && i < offset + count; i++)
+    read_strip (r, i, r->whole ? r->whole + i * r->rows * r->row_bytes : strip);
   g_free (strip);
 }
 
-/* Reads the layer in the codec's format, from the input when it holds the whole layer, else
- * from the node before GIMP's crop, strip by strip: with `key`, its key under the
- * operation's settings (result_key; the same layer always gives the same strips); with
- * `pixels`, all of it into a new block of terrain_pages_alloc (huge pages), else through a
- * strip alone (on GEGL's threads, from the input), so that a result found kept reads the
- * layer into no new memory. FALSE when there is no room. */
+/* Reads the layer in the codec's format, strip by strip, from the input when it holds the
+ * whole layer (on GEGL's threads), else from `source`, the node before GIMP's crop (on this
+ * one: GEGL's graph is rendered again for each): with `key`, its key under the operation's
+ * settings (result_key; the same layer always gives the same strips); with `pixels`, all of
+ * it into a new block of terrain_pages_alloc (huge pages), else through a strip alone, so
+ * that a result found kept reads the layer into no new memory. FALSE when there is no
+ * room. */
 static gboolean
 read_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
             const GeglRectangle *layer, const TerrainPixelCodec *codec, TerrainResultKey *key,
@@ -472,14 +484,11 @@ read_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   const int    rows = (int) MIN (MAX (STRIP_BYTES / MAX (row_bytes, 1), 1),
                                  (gsize) MAX (layer->height, 1));
   const gsize  strips = (gsize) (layer->height + rows - 1) / rows;
-  LayerReading r = { input, source, layer, codec, row_bytes, rows,
-                     key ? g_try_new (TerrainResultKey, strips) : NULL, FALSE };
   guchar      *whole = pixels ? terrain_pages_alloc ((gsize) layer->height * row_bytes) : NULL;
+  LayerReading r = { input, source, layer, codec, row_bytes, rows, whole,
+                     key ? g_try_new (TerrainResultKey, strips) : NULL, FALSE };
   if ((key && r.strip_keys == NULL && strips > 0) || (pixels && whole == NULL))
     r.no_room = TRUE;
-  else if (whole)
-    for (gsize i = 0; i < strips; i++)
-      read_strip (&r, i, whole + i * rows * row_bytes);
   else if (source)
     read_strips (0, strips, &r);
   else
@@ -724,27 +733,54 @@ canvas_chunks (GeglOperation *operation)
          terrain_result_keepable ((gsize) layer.width * layer.height);
 }
 
+/* Whether what the canvas was shown (a look or a result) was of the layer as it is: the node
+ * not invalidated since, its settings the same. */
+static gboolean
+shown_current (const Shown *shown, const TerrainResultKey *settings, gint invalidations)
+{
+  return (shown->look != NULL || shown->result) && shown->invalidations == invalidations &&
+         memcmp (&shown->settings, settings, sizeof *settings) == 0;
+}
+
 /* When the canvas asks again, chunk by chunk, and the node was not invalidated since the
  * layer of what it was shown was read (its input and settings are as they were), what it
  * was shown is served again without reading and hashing the layer (at 4096 x 4096 that took
  * 0.1-0.3 s of GIMP's main thread a chunk, every 0.4 s, while a result's thread waited for
- * the processor): the result, while it is kept (*served); the look, while its result is made
- * in a thread, with the drawable's buffer (layer_for_later) in *later. FALSE otherwise. */
+ * the processor): the result, while it is kept (*served), also the result of the look shown;
+ * the look, while its result is made in a thread, with the drawable's buffer
+ * (layer_for_later) in *later. FALSE otherwise. */
 static gboolean
 shown_again (GeglOperation *operation, const Shown *shown, const TerrainResultKey *settings,
              gint invalidations, int factor, gsize cells, TerrainResult **served,
              GeglBuffer **later)
 {
-  if ((shown->look == NULL && ! shown->result) || shown->invalidations != invalidations ||
-      memcmp (&shown->settings, settings, sizeof *settings) != 0)
+  if (! shown_current (shown, settings, invalidations))
     return FALSE;
-  TerrainResult *kept = terrain_result_lookup (&shown->key, cells);
-  if (shown->result)
-    return (*served = kept) != NULL;
-  terrain_result_unref (kept);
-  return kept == NULL && terrain_later_under_way (&shown->key) &&
+  /* The count leaves out the invalidation that told GIMP of the look's result: read and
+   * hashed again to find it, the layer of an effect above another took 0.7-1.2 s of GIMP's
+   * main thread at 4096 x 4096. */
+  if ((*served = terrain_result_lookup (&shown->key, cells)) != NULL)
+    return TRUE;
+  return shown->look != NULL && terrain_later_under_way (&shown->key) &&
          (*later = layer_for_later (operation, &shown->key, factor, cells,
                                     terrain_gimp_display_render ())) != NULL;
+}
+
+/* Whether the render under way is the canvas's asking again for what it was shown, as far as
+ * region_for can know before it (shown_current): then it reads no layer. The same answer in
+ * the render's process(): nothing between them changes the node's count or what it showed. */
+static gboolean
+asks_again (GeglOperation *operation, const GeglRectangle *layer)
+{
+  TerrainOperation *self = OPERATION (operation);
+  TerrainResultKey  settings;
+  if (! canvas_chunks (operation) || ! layer_settings (operation, layer, &settings))
+    return FALSE;
+  Shown          shown = shown_get (self);
+  const gboolean again =
+    shown_current (&shown, &settings, g_atomic_int_get (&self->invalidations));
+  terrain_result_unref (shown.look);
+  return again;
 }
 
 /* ---- Results found by the layer's tiles (tile-witness.h) ---- */
@@ -843,9 +879,12 @@ find_kept (LayerRender *r, TerrainResult **result)
   r->reads = ! r->unread && terrain_reads_layer (OPERATION_CLASS (operation)->info, self->values);
   r->key = r->unread ? r->shown.key : r->settings;
   /* A kept result whose layer's tiles are the input's needs the layer neither read nor
-   * hashed (at 1024 x 1024, 16 bits, that took 0.4 ms of a 1.9 ms merge served again). */
-  r->witnessed = r->reads ? witnessed_result (r->input, r->layer, &r->settings, r->n, &r->key)
-                          : NULL;
+   * hashed (at 1024 x 1024, 16 bits, that took 0.4 ms of a 1.9 ms merge served again).
+   * Where the layer is read from another node, the input may hold tiles of an older layer
+   * beside the chunk asked for (layer_reader). */
+  r->witnessed = r->reads && r->source == NULL
+                   ? witnessed_result (r->input, r->layer, &r->settings, r->n, &r->key)
+                   : NULL;
   /* The canvas's renders read the layer whole at once (after a stroke, its result is seldom
    * kept); the others only hash it, and read it whole where they make heights of it. */
   if (r->reads && ! r->witnessed &&
@@ -1067,6 +1106,19 @@ render_layer (GeglOperation *operation, GeglBuffer *input, GeglNode *source,
   return status;
 }
 
+/* The node to read the layer from (read_layer), the node before GIMP's crop, or none where
+ * the input holds the whole layer: asked for all of it (region_for), not cropped to a
+ * selection. The input is read on GEGL's threads, where each read from another node renders
+ * GEGL's graph again on this one (at 4096 x 4096 an effect above another read the layer
+ * from it in 0.7-1.1 s). */
+static GeglNode *
+layer_reader (GeglOperation *operation, GeglNode *source, const GeglRectangle *layer)
+{
+  const GeglRectangle box = input_box (operation);
+  return source && (asks_again (operation, layer) || ! gegl_rectangle_equal (&box, layer))
+           ? source : NULL;
+}
+
 /* The procedure's heights: for the rectangle roi when it renders rectangles or a stroke's
  * paint look is asked for, else for the whole layer; *area says which (in our
  * coordinates), and *layer_pixels holds the layer's pixels where they were read whole
@@ -1091,8 +1143,8 @@ render (GeglOperation *operation, GeglBuffer *input, const GeglRectangle *roi,
       return render_paint_look (operation, input, roi, &layer, codec, result);
     }
   if (whole)
-    return render_layer (operation, input, source, area, stroke, codec, result, layer_pixels,
-                         why, why_size);
+    return render_layer (operation, input, layer_reader (operation, source, area), area, stroke,
+                         codec, result, layer_pixels, why, why_size);
 
   *area = *roi;
   const gsize n = (gsize) roi->width * roi->height;

@@ -7,6 +7,9 @@
  *    on a copy of the input (the result kept, then served) and a property changed and
  *    changed back all give the same bytes; a changed input pixel changes the result (a kept
  *    result is never served for new input);
+ *  - past a crop: behind GIMP's translate and crop (a selection), the operation reads the
+ *    whole layer, from its input where the crop is the whole layer, else from the node
+ *    before the crop: the same bytes as without them either way;
  *  - rounded to what is stored: above a float conversion of a 16-bit layer (as GIMP feeds an
  *    effect above another), the heights written are 16-bit steps (pixel-codec.h,
  *    terrain_pixel_codec_store_in), which the float output read as 16 bits gives;
@@ -109,6 +112,49 @@ test_pure (const char *operation)
   g_free (piece);
   g_free (changed);
   g_object_unref (copy);
+  g_object_unref (layer);
+}
+
+/* operation behind gegl:translate and gegl:crop to `crop`, as GIMP builds a filter's input
+ * (gimp-internals.h), its output at `crop` read in "Y' u16": a new graph each call. */
+static guchar *
+render_cropped (const char *operation, GeglBuffer *layer, const GeglRectangle *crop)
+{
+  GeglNode *graph = gegl_node_new ();
+  GeglNode *source = gegl_node_new_child (graph, "operation", "gegl:buffer-source", "buffer",
+                                          layer, NULL);
+  GeglNode *translate = gegl_node_new_child (graph, "operation", "gegl:translate", NULL);
+  GeglNode *cropped = gegl_node_new_child (graph, "operation", "gegl:crop", "x",
+                                           (double) crop->x, "y", (double) crop->y, "width",
+                                           (double) crop->width, "height",
+                                           (double) crop->height, NULL);
+  GeglNode *node = gegl_node_new_child (graph, "operation", operation, NULL);
+  gegl_node_link_many (source, translate, cropped, node, NULL);
+  guchar *out = g_malloc ((gsize) crop->width * crop->height * 2);
+  gegl_node_blit (node, 1.0, crop, babl_format ("Y' u16"), out, GEGL_AUTO_ROWSTRIDE,
+                  GEGL_BLIT_DEFAULT);
+  g_object_unref (graph);
+  return out;
+}
+
+static void
+test_past_crop (const char *operation)
+{
+  const GeglRectangle part = { 11, 7, 50, 41 };
+  GeglBuffer         *layer = hills (4);
+  guchar             *plain = render (operation, layer, FALSE, &whole, "Y' u16");
+  guchar             *all = render_cropped (operation, layer, &whole);
+  CHECK (same (plain, all, (gsize) W * H * 2), "%s behind a crop to the whole layer: other "
+         "bytes", operation);
+  guchar *piece = render_cropped (operation, layer, &part);
+  for (int y = 0; y < part.height; y++)
+    CHECK (same (piece + (gsize) y * part.width * 2,
+                 plain + ((gsize) (y + part.y) * W + part.x) * 2, (gsize) part.width * 2),
+           "%s behind a crop to part of the layer: row %d is not the whole layer's",
+           operation, y + part.y);
+  g_free (plain);
+  g_free (all);
+  g_free (piece);
   g_object_unref (layer);
 }
 
@@ -226,6 +272,8 @@ main (int argc, char **argv)
       test_pure ("terrain:hydraulic-erosion");
       test_pure ("terrain:smooth");
       test_property ();
+      test_past_crop ("terrain:river-erosion");
+      test_past_crop ("terrain:smooth");
       test_rounded_to_stored ("terrain:river-erosion");
       test_rounded_to_stored ("terrain:thermal-erosion");
       test_concurrent ();

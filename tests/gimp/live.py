@@ -176,9 +176,14 @@ class Live:
         self.mainloop_log = os.path.join(workdir, "mainloop.log")
         self.session = GimpSession(plugin, os.path.join(workdir, "gimp"),
                                    extra_plugins=("python-eval",), modules=(module,))
+        # GIMP saves its docks at exit: a workdir once run with the Histogram shown would
+        # show it again.
+        sessionrc = os.path.join(self.session.config, "sessionrc")
         if histogram:
-            with open(os.path.join(self.session.config, "sessionrc"), "w") as f:
+            with open(sessionrc, "w") as f:
                 f.write(HISTOGRAM_SESSIONRC)
+        elif os.path.exists(sessionrc):
+            os.remove(sessionrc)
         self.xvfb, display = start_xvfb()
         self.env = self.session.environment(display)
         self.env.update(TERRAIN_RENDER_LOG=self.render_log, TERRAIN_MAINLOOP_LOG=self.mainloop_log)
@@ -351,20 +356,26 @@ class Live:
         return [(t, int(m.group(3))) for t, m in _lines(self.mainloop_log, r"pid (\d+) alive (\d+) ticks")
                 if m.group(2) == pid]
 
+    def threads_ended(self):
+        """When each result made in a thread ended (src/gegl/later.h)."""
+        return [t for t, _ in _lines(self.render_log, r"terrain:\S+ \d+x\d+: "
+                                     r"(?:computed|cancelled|failed), in a thread$")]
+
     def under_way(self):
         """Whether a result is being made in a thread (src/gegl/later.h): one was begun and
         has not ended."""
         begun = _lines(self.render_log, r"terrain:\S+ \d+x\d+: making its result, in a thread$")
-        ended = _lines(self.render_log, r"terrain:\S+ \d+x\d+: (?:computed|cancelled|failed), in a thread$")
-        return len(begun) > len(ended)
+        return len(begun) > len(self.threads_ended())
 
     def quiet(self, since):
         """Whether GIMP is done: its main loop runs now (the probe's last one-second summary
         is recent: a loop blocked in a render writes none, and a render logs only when it
-        begins and ends), has run for QUIET seconds since the last render or stall, and no
-        result is being made in a thread."""
+        begins and ends), has run for QUIET seconds since the last render, stall or result
+        made in a thread (in a stack the effect above starts its own once GIMP draws the one
+        below again), and no result is being made in a thread."""
         last = max([since] + [t for t, _, _ in self.renders(since)] + self.asked(since) +
-                   [t for t, _ in self.gaps(since)])
+                   [t for t, _ in self.gaps(since)] +
+                   [t for t in self.threads_ended() if t >= since])
         alive = max([t for t, _ in self.ticks()] + [0.0])
         return time.monotonic() - alive <= 1.5 and alive - last >= QUIET and not self.under_way()
 
