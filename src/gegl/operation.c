@@ -275,22 +275,23 @@ render_stroke_answer (GeglOperation *operation, const GeglRectangle *roi,
   return kept->stroke;
 }
 
-/* What the output at roi needs, and what is computed for it: the whole layer, but for a
- * stroke's paint look, roi alone (render_paint_look). */
+/* What the output at roi needs: the whole layer, but for a stroke's paint look
+ * (render_paint_look) and the canvas's asks again for what it was shown (asks_again), roi
+ * alone. */
 static GeglRectangle
 region_for (GeglOperation *operation, const gchar *pad, const GeglRectangle *roi)
 {
   GeglRectangle layer;
   if (! whole_layer (operation))
     return *roi;
-  layer_source (operation, &layer);
+  const gboolean uncropped = layer_source (operation, &layer) != NULL;
   if (paint_look_here (operation, roi, region_stroke_answer (operation, roi, &layer), &layer))
     return *roi;
   /* The canvas's asks again for what it was shown write roi alone (cached_region) and read
    * no layer (shown_again): asked for the whole input, an effect below wrote all of its look
    * for every chunk (at 4096 x 4096, 0.1-0.45 s a chunk of 128 x 128). Should one read the
    * layer after all, it reads it from the node before GIMP's crop. */
-  if (layer_source (operation, &layer) != NULL && asks_again (operation, &layer))
+  if (uncropped && asks_again (operation, &layer))
     return *roi;
   return changed_by (operation, pad, roi);
 }
