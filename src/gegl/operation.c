@@ -359,14 +359,40 @@ layer_source (GeglOperation *operation, GeglRectangle *layer)
   return uncropped;
 }
 
-/* The pixels' heights; FALSE when one is not a finite number: that is no heightmap. */
+/* Pixels made heights on GEGL's threads. */
+typedef struct
+{
+  const TerrainPixelCodec *codec;
+  const guchar            *pixels;
+  float                   *heights;
+  gsize                    pixel_bytes;
+  gint                     non_finite; /* whether one was not a finite number */
+} HeightsDecoding;
+
+static void
+decode_heights (gsize offset, gsize count, gpointer data)
+{
+  HeightsDecoding *d = data;
+  size_t           first;
+  terrain_pixels_to_heights (d->codec, d->pixels + offset * d->pixel_bytes, d->heights + offset,
+                             count);
+  if (terrain_count_non_finite (d->heights + offset, count, &first) > 0)
+    g_atomic_int_set (&d->non_finite, TRUE);
+}
+
+/* The pixels' heights; FALSE when one is not a finite number: that is no heightmap. Made on
+ * GEGL's threads: each pixel's height is its own, and through a colour space's curve a
+ * float layer's are the longest part of an effect's render on GIMP's main thread
+ * (tests/bench/README.md, "An effect above another at 4096²"). */
 static gboolean
 pixels_to_heights (GeglOperation *operation, const TerrainPixelCodec *codec,
                    const guchar *pixels, float *heights, gsize n)
 {
-  size_t first;
-  terrain_pixels_to_heights (codec, pixels, heights, n);
-  if (terrain_count_non_finite (heights, n, &first) == 0)
+  HeightsDecoding d = { codec, pixels, heights,
+                        babl_format_get_bytes_per_pixel (codec->format), FALSE };
+  /* A thread costs about what a few thousand pixels do. */
+  gegl_parallel_distribute_range (n, 4096.0, decode_heights, &d);
+  if (! g_atomic_int_get (&d.non_finite))
     return TRUE;
   g_warning ("%s: the layer holds heights that are not finite numbers; nothing was changed",
              gegl_operation_get_name (operation));
