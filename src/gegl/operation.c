@@ -381,9 +381,10 @@ decode_heights (gsize offset, gsize count, gpointer data)
 }
 
 /* The pixels' heights; FALSE when one is not a finite number: that is no heightmap. Made on
- * GEGL's threads: each pixel's height is its own, and through a colour space's curve a
- * float layer's are the longest part of an effect's render on GIMP's main thread
- * (tests/bench/README.md, "An effect above another at 4096²"). */
+ * GEGL's threads: each pixel's height is its own, and an effect above another is given its
+ * input in linear float, whose heights (a curve for each pixel) were the longest part of
+ * its render on GIMP's main thread (tests/bench/README.md, "The effect above's heights on
+ * GEGL's threads"). */
 static gboolean
 pixels_to_heights (GeglOperation *operation, const TerrainPixelCodec *codec,
                    const guchar *pixels, float *heights, gsize n)
