@@ -52,24 +52,38 @@ ours (const void *address)
                                                                    "gimp-terrain.so");
 }
 
+/* The mutexes this thread holds that ThreadSanitizer was told of, so that what it is told of
+ * an unlock pairs with what it was told of the lock whoever calls it: a library's function
+ * may end on the unlock of its own mutex as a tail call, which then returns into its caller
+ * as if that had called it (g_signal_query, called from the module, ends so). */
+static __thread GMutex *told_held[64];
+static __thread int     told_count;
+
 /* Tells that `mutex` was just locked, when `told`. */
 static void
 tell_locked (GMutex *mutex, gboolean told)
 {
-  if (! told)
+  if (! told || told_count == G_N_ELEMENTS (told_held))
     return;
+  told_held[told_count++] = mutex;
   __tsan_mutex_pre_lock (mutex, 0);
   __tsan_mutex_post_lock (mutex, 0, 0);
 }
 
-/* Tells that `mutex` is about to be unlocked, when `told`. */
-static void
-tell_unlocking (GMutex *mutex, gboolean told)
+/* Tells that `mutex` is about to be unlocked, when its lock was told; returns whether. */
+static gboolean
+tell_unlocking (GMutex *mutex)
 {
-  if (! told)
-    return;
-  __tsan_mutex_pre_unlock (mutex, 0);
-  __tsan_mutex_post_unlock (mutex, 0);
+  for (int i = told_count - 1; i >= 0; i--)
+    if (told_held[i] == mutex)
+      {
+        memmove (&told_held[i], &told_held[i + 1], (told_count - i - 1) * sizeof *told_held);
+        told_count--;
+        __tsan_mutex_pre_unlock (mutex, 0);
+        __tsan_mutex_post_unlock (mutex, 0);
+        return TRUE;
+      }
+  return FALSE;
 }
 
 void
@@ -84,7 +98,7 @@ void
 g_mutex_unlock (GMutex *mutex)
 {
   LIBRARY_OWN (MutexFunc, "g_mutex_unlock");
-  tell_unlocking (mutex, ours (__builtin_return_address (0)));
+  tell_unlocking (mutex);
   own (mutex);
 }
 
@@ -103,8 +117,7 @@ void
 g_cond_wait (GCond *cond, GMutex *mutex)
 {
   LIBRARY_OWN (CondWaitFunc, "g_cond_wait");
-  const gboolean told = ours (__builtin_return_address (0));
-  tell_unlocking (mutex, told);
+  const gboolean told = tell_unlocking (mutex);
   own (cond, mutex);
   tell_locked (mutex, told);
 }
@@ -113,8 +126,7 @@ gboolean
 g_cond_wait_until (GCond *cond, GMutex *mutex, gint64 end_time)
 {
   LIBRARY_OWN (CondWaitUntilFunc, "g_cond_wait_until");
-  const gboolean told = ours (__builtin_return_address (0));
-  tell_unlocking (mutex, told);
+  const gboolean told = tell_unlocking (mutex);
   const gboolean signalled = own (cond, mutex, end_time);
   tell_locked (mutex, told);
   return signalled;
