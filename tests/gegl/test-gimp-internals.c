@@ -1,10 +1,11 @@
 /* The one place that knows GIMP's internals (src/gegl/gimp-internals.h) checks them against
- * what the process has: types made here as GIMP's are (Gimp, GimpImage, GimpDrawable, with
- * their signals and properties), or with one signal changed, or as a plug-in's process has
- * them (no Gimp). One case per process, as GIMP has one set of types:
+ * what the process has: types made as GIMP's are (gimp-types.h: Gimp, GimpImage,
+ * GimpDrawable, with their signals and properties), or with one signal changed, or as a
+ * plug-in's process has them (no Gimp). One case per process, as GIMP has one set of types:
  *   test-gimp-internals fit | unfit-update | unfit-flush | plug-in | off */
 #include "check.h"
 #include "gimp-internals.h"
+#include "gimp-types.h"
 
 #include <string.h>
 
@@ -16,56 +17,7 @@ keep_log (const gchar *text)
   g_string_append (log_text, text);
 }
 
-static void
-class_init (gpointer klass, gpointer data)
-{
-  (void) klass;
-  (void) data;
-}
-
-/* A GObject type `name` whose class has `install` called on it. */
-static GType
-object_type (const char *name, GClassInitFunc install)
-{
-  return g_type_register_static_simple (G_TYPE_OBJECT, name, sizeof (GObjectClass),
-                                        install ? install : class_init, sizeof (GObject),
-                                        NULL, 0);
-}
-
 static const char *the_case;
-
-static void
-image_class_init (gpointer klass, gpointer data)
-{
-  (void) data;
-  const GType param = strcmp (the_case, "unfit-flush") ? G_TYPE_BOOLEAN : G_TYPE_INT;
-  g_signal_new ("flush", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST, 0, NULL, NULL, NULL,
-                G_TYPE_NONE, 1, param);
-}
-
-static void
-get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
-{
-  (void) object, (void) id, (void) value, (void) pspec;
-}
-
-static void
-drawable_class_init (gpointer klass, gpointer data)
-{
-  (void) data;
-  GObjectClass *object = klass;
-  object->get_property = get_property;
-  const guint   count = strcmp (the_case, "unfit-update") ? 4 : 5;
-  g_signal_new ("update", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST, 0, NULL, NULL, NULL,
-                G_TYPE_NONE, count, G_TYPE_INT, G_TYPE_INT, G_TYPE_INT, G_TYPE_INT, G_TYPE_INT);
-  g_object_class_install_property (object, 1,
-                                   g_param_spec_object ("buffer", NULL, NULL, GEGL_TYPE_BUFFER,
-                                                        G_PARAM_READABLE));
-  g_object_class_install_property (object, 2,
-                                   g_param_spec_object ("image", NULL, NULL,
-                                                        g_type_from_name ("GimpImage"),
-                                                        G_PARAM_READABLE));
-}
 
 static gboolean displayed;
 
@@ -89,14 +41,16 @@ canvas_render (void)
   return displayed;
 }
 
-/* GIMP's types as the case has them, their classes made (as GIMP's first drawable does). */
+/* GIMP's types as the case has them (gimp-types.h). */
 static void
 make_gimp_types (void)
 {
-  if (strcmp (the_case, "plug-in") != 0)
-    g_type_class_ref (object_type ("Gimp", NULL));
-  g_type_class_ref (object_type ("GimpImage", image_class_init));
-  g_type_class_ref (object_type ("GimpDrawable", drawable_class_init));
+  const TerrainTestGimpTypes differences = {
+    .no_gimp = strcmp (the_case, "plug-in") == 0,
+    .flush_param = strcmp (the_case, "unfit-flush") ? G_TYPE_BOOLEAN : G_TYPE_INT,
+    .update_params = strcmp (the_case, "unfit-update") ? 4 : 5,
+  };
+  terrain_test_make_gimp_types (&differences);
 }
 
 int

@@ -1,6 +1,5 @@
 /* The full results later.c makes in threads of their own (later.h), without GIMP: its types
- * made as GIMP's are (Gimp with "exit", GimpImage with "flush" and "gimp", GimpDrawable with
- * "update", "buffer" and "image"), one drawable whose buffer two effects read, one above the
+ * made as GIMP's are (gimp-types.h), one drawable whose buffer two effects read, one above the
  * other in a graph. Run under ThreadSanitizer by build-aux/run-tsan, as in the unit suite.
  *  1. Renders of one effect replace each other, as strokes make them, while another thread
  *     asks whether they are under way, waits for them and reads their kept results: the last
@@ -12,6 +11,7 @@
  *     within QUIT_US, the kept results let go, and GIMP is not told of it afterwards. */
 #include "check.h"
 #include "gimp-internals.h"
+#include "gimp-types.h"
 #include "huge-pages.h"
 #include "later.h"
 #include "reduced.h"
@@ -26,59 +26,6 @@
 #define COUNT  ((gsize) WIDTH * HEIGHT)
 /* later.c's QUIT_US, which quitting must keep to, with some room for ThreadSanitizer. */
 #define QUIT_LIMIT_US (G_USEC_PER_SEC * 2)
-
-/* ---- GIMP's types, as test-gimp-internals makes them ---- */
-
-static void
-get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
-{
-  (void) id;
-  g_value_set_object (value, g_object_get_data (object, pspec->name));
-}
-
-static void
-install_object_property (GObjectClass *klass, guint id, const char *name, GType type)
-{
-  klass->get_property = get_property;
-  g_object_class_install_property (klass, id, g_param_spec_object (name, NULL, NULL, type,
-                                                                   G_PARAM_READABLE));
-}
-
-static void
-gimp_class_init (gpointer klass, gpointer data)
-{
-  (void) data;
-  g_signal_new ("exit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                G_TYPE_BOOLEAN, 1, G_TYPE_BOOLEAN);
-}
-
-static void
-image_class_init (gpointer klass, gpointer data)
-{
-  (void) data;
-  g_signal_new ("flush", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST, 0, NULL, NULL, NULL,
-                G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
-  install_object_property (klass, 1, "gimp", g_type_from_name ("Gimp"));
-}
-
-static void
-drawable_class_init (gpointer klass, gpointer data)
-{
-  (void) data;
-  g_signal_new ("update", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_FIRST, 0, NULL, NULL, NULL,
-                G_TYPE_NONE, 4, G_TYPE_INT, G_TYPE_INT, G_TYPE_INT, G_TYPE_INT);
-  install_object_property (klass, 1, "buffer", GEGL_TYPE_BUFFER);
-  install_object_property (klass, 2, "image", g_type_from_name ("GimpImage"));
-}
-
-static GType
-object_type (const char *name, GClassInitFunc install)
-{
-  const GType type = g_type_register_static_simple (G_TYPE_OBJECT, name, sizeof (GObjectClass),
-                                                    install, sizeof (GObject), NULL, 0);
-  g_type_class_ref (type);
-  return type;
-}
 
 /* ---- The drawable, its effects and what GIMP is told ---- */
 
@@ -110,12 +57,9 @@ flushed (GObject *image, gboolean invalidate_preview, Gimp *gimp)
 static void
 make_gimp (Gimp *gimp)
 {
-  const GType gimp_type = object_type ("Gimp", gimp_class_init);
-  const GType image_type = object_type ("GimpImage", image_class_init);
-  const GType drawable_type = object_type ("GimpDrawable", drawable_class_init);
-  gimp->gimp = g_object_new (gimp_type, NULL);
-  gimp->image = g_object_new (image_type, NULL);
-  gimp->drawable = g_object_new (drawable_type, NULL);
+  gimp->drawable = g_object_new (terrain_test_make_gimp_types (NULL), NULL);
+  gimp->gimp = g_object_new (g_type_from_name ("Gimp"), NULL);
+  gimp->image = g_object_new (g_type_from_name ("GimpImage"), NULL);
   gimp->buffer = gegl_buffer_new (GEGL_RECTANGLE (0, 0, WIDTH, HEIGHT), babl_format ("Y' float"));
   g_object_set_data (gimp->image, "gimp", gimp->gimp);
   g_object_set_data (gimp->drawable, "image", gimp->image);
