@@ -1,5 +1,7 @@
 #include "pixel-codec.h"
 
+#include "pixel-steps.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -444,6 +446,13 @@ terrain_pixel_codec_store_in (TerrainPixelCodec *codec, const Babl *storage)
   const TerrainPixelCodec *known = storage && storage != codec->format ? kept_codec (storage)
                                                                          : NULL;
   codec->storage = known && known->type <= TERRAIN_SAMPLE_U32 ? known : NULL;
+  codec->steps = NULL;
+  if (codec->storage)
+    {
+      TerrainPixelCodec plain = *codec;
+      plain.storage = NULL;
+      codec->steps = terrain_pixel_steps (&plain, codec->storage);
+    }
 }
 
 const Babl *
@@ -453,6 +462,17 @@ terrain_pixel_codec_format (const Babl *format)
   if (terrain_pixel_codec (format, &codec))
     return format;
   return babl_format_with_space ("Y'A float", format);
+}
+
+gboolean
+terrain_pixel_codec_dip (const TerrainPixelCodec *codec, float *from, float *to)
+{
+  if (codec->curve == TERRAIN_CURVE_NONE || codec->curve == TERRAIN_CURVE_BABL ||
+      codec->space_curve != TERRAIN_SPACE_SRGB)
+    return FALSE;
+  *from = (float) srgb_from_linear (nextafter (0.0031308, 1.0));
+  *to = (float) srgb_from_linear (0.0031308);
+  return TRUE;
 }
 
 /* ---- Runs of pixels ---- */
@@ -484,12 +504,35 @@ babl_decode (const TerrainPixelCodec *c, const void *pixels, float *heights, gsi
     }
 }
 
+/* Whether a float pixel is grey: its colours the same bits. */
+static inline gboolean
+grey_float (const TerrainPixelCodec *c, const float *p)
+{
+  return c->colours == 1 ||
+         (memcmp (&p[0], &p[1], sizeof *p) == 0 && memcmp (&p[1], &p[2], sizeof *p) == 0);
+}
+
+/* A float codec's pixels with steps (pixel-steps.h): a grey colour in a step's range reads
+ * as that step's height; any other as decode reads it. */
+static void
+steps_decode (const TerrainPixelCodec *c, const float *pixels, float *heights, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      const float *p = pixels + i * c->components;
+      if (! (grey_float (c, p) && terrain_pixel_steps_read (c->steps, p[0], &heights[i]) == 1))
+        decode (c, p, &heights[i], 1);
+    }
+}
+
 void
 terrain_pixels_to_heights (const TerrainPixelCodec *codec, const void *pixels, float *heights,
                            gsize n)
 {
   if (codec->curve == TERRAIN_CURVE_BABL)
     babl_decode (codec, pixels, heights, n);
+  else if (codec->steps)
+    steps_decode (codec, pixels, heights, n);
   else
     decode (codec, pixels, heights, n);
 }
@@ -537,26 +580,45 @@ terrain_pixels_count_unmixable (const TerrainPixelCodec *codec, const void *pixe
   return count;
 }
 
-/* Pixels whose height is the one `original` holds take its bytes; the others its alpha. */
+/* Pixel i takes original's bytes when it reads as heights[i], else original's alpha. */
+static inline void
+keep_pixel (const TerrainPixelCodec *codec, gboolean same, const guchar *original,
+            guchar *pixels, gsize i)
+{
+  const int pixel_bytes = codec->components * codec->sample_bytes;
+  const int alpha_offset = codec->colours * codec->sample_bytes;
+  const guchar *from = original + i * pixel_bytes;
+  guchar       *to = pixels + i * pixel_bytes;
+  if (same)
+    memcpy (to, from, pixel_bytes);
+  else if (codec->has_alpha)
+    memcpy (to + alpha_offset, from + alpha_offset, codec->sample_bytes);
+}
+
+/* Pixels whose height is the one `original` holds take its bytes; the others its alpha.
+ * With steps, the heights are steps' levels: a grey colour that reads as no level is not
+ * read further. */
 static void
 keep_unchanged (const TerrainPixelCodec *codec, const float *heights, const guchar *original,
                 guchar *pixels, gsize n)
 {
   const int pixel_bytes = codec->components * codec->sample_bytes;
-  const int alpha_offset = codec->colours * codec->sample_bytes;
   float     was[256];
   for (gsize start = 0; start < n; start += G_N_ELEMENTS (was))
     {
       const gsize count = MIN (G_N_ELEMENTS (was), n - start);
-      terrain_pixels_to_heights (codec, original + start * pixel_bytes, was, count);
-      for (gsize i = 0; i < count; i++)
+      if (codec->steps == NULL)
+        terrain_pixels_to_heights (codec, original + start * pixel_bytes, was, count);
+      for (gsize i = start; i < start + count; i++)
         {
-          const guchar *from = original + (start + i) * pixel_bytes;
-          guchar       *to = pixels + (start + i) * pixel_bytes;
-          if (was[i] == heights[start + i]) /* the same height: -0 and +0 too */
-            memcpy (to, from, pixel_bytes);
-          else if (codec->has_alpha)
-            memcpy (to + alpha_offset, from + alpha_offset, codec->sample_bytes);
+          const float *p = (const float *) (original + i * pixel_bytes);
+          int          read = -1;
+          if (codec->steps && grey_float (codec, p))
+            read = terrain_pixel_steps_read (codec->steps, p[0], &was[i - start]);
+          if (codec->steps && read < 0)
+            decode (codec, p, &was[i - start], 1);
+          /* the same height: -0 and +0 too */
+          keep_pixel (codec, read != 0 && was[i - start] == heights[i], original, pixels, i);
         }
     }
 }
@@ -570,10 +632,33 @@ encode_heights (const TerrainPixelCodec *codec, const float *heights, void *pixe
     encode (codec, heights, pixels, n);
 }
 
-/* n heights rounded to what codec->storage holds (terrain_pixel_codec_store_in). */
+/* n steps of codec->storage (`stored`, as it holds them) into their heights and, into
+ * `pixels`, the codec's colours of them, alpha opaque: what reading the storage back and
+ * encoding gives, by table. */
+static void
+write_steps (const TerrainPixelCodec *c, const guchar *stored, float *rounded, float *pixels,
+             gsize n)
+{
+  const TerrainPixelCodec *s = c->storage;
+  for (gsize i = 0; i < n; i++)
+    {
+      const gsize  at = i * s->components;
+      const guint  k = s->type == TERRAIN_SAMPLE_U8 ? stored[at] : ((const guint16 *) stored)[at];
+      const float  colour = terrain_pixel_steps_colour (c->steps, k);
+      float       *p = pixels + i * c->components;
+      rounded[i] = terrain_pixel_steps_level (c->steps, k);
+      for (int j = 0; j < c->colours; j++)
+        p[j] = colour;
+      if (c->has_alpha)
+        p[c->colours] = 1.0f;
+    }
+}
+
+/* n heights rounded to what codec->storage holds (terrain_pixel_codec_store_in); with
+ * steps, their pixels written too. */
 static void
 round_to_storage (const TerrainPixelCodec *codec, const float *heights, float *rounded,
-                  gsize n)
+                  void *pixels, gsize n)
 {
   enum { RUN = 256 };
   guchar stored[RUN * 4 * sizeof (guint32)];
@@ -581,7 +666,11 @@ round_to_storage (const TerrainPixelCodec *codec, const float *heights, float *r
     {
       const gsize run = MIN ((gsize) RUN, n - at);
       encode_heights (codec->storage, heights + at, stored, run);
-      terrain_pixels_to_heights (codec->storage, stored, rounded + at, run);
+      if (codec->steps)
+        write_steps (codec, stored, rounded + at, (float *) pixels + at * codec->components,
+                     run);
+      else
+        terrain_pixels_to_heights (codec->storage, stored, rounded + at, run);
     }
 }
 
@@ -593,10 +682,11 @@ terrain_heights_to_pixels (const TerrainPixelCodec *codec, const float *heights,
   if (codec->storage)
     {
       rounded = g_new (float, n);
-      round_to_storage (codec, heights, rounded, n);
+      round_to_storage (codec, heights, rounded, pixels, n);
       heights = rounded;
     }
-  encode_heights (codec, heights, pixels, n);
+  if (codec->steps == NULL)
+    encode_heights (codec, heights, pixels, n);
   if (original)
     keep_unchanged (codec, heights, original, pixels, n);
   g_free (rounded);

@@ -73,6 +73,7 @@ typedef enum
 } TerrainSpaceCurve;
 
 typedef struct TerrainPixelCodec TerrainPixelCodec;
+typedef struct TerrainPixelSteps TerrainPixelSteps;
 
 struct TerrainPixelCodec
 {
@@ -92,6 +93,9 @@ struct TerrainPixelCodec
   /* The codec of the integer format the heights end in when that is not this one
    * (terrain_pixel_codec_store_in), or NULL. */
   const TerrainPixelCodec *storage;
+  /* A float codec's with 8- or 16-bit storage: its colours by table (pixel-steps.h), or
+   * NULL. */
+  const TerrainPixelSteps *steps;
 };
 
 /* Sets codec up for a gray or RGB format (any type, curve and alpha); FALSE for any other
@@ -128,5 +132,12 @@ gsize    terrain_pixels_count_unmixable (const TerrainPixelCodec *codec, const v
 /* The format a procedure outputs for a layer in `format`: itself when the codec takes it,
  * else "Y'A float" in its space (what GIMP then converts). */
 const Babl *terrain_pixel_codec_format (const Babl *format);
+
+/* The heights a grey pixel's reading reaches twice as its colour rises, from *from to *to;
+ * FALSE where readings only rise. The sRGB curve's two pieces do not quite meet: from
+ * linear light, its power piece starts 3e-8 below where its linear piece ends (at
+ * 0.0031308), so readings just past the joint fall back (pixel-steps.c needs readings
+ * that rise). */
+gboolean terrain_pixel_codec_dip (const TerrainPixelCodec *codec, float *from, float *to);
 
 #endif

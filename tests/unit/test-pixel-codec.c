@@ -25,10 +25,17 @@
  *    original, or opaque without one;
  *  - a codec rounding to the integer format the result is stored in (GIMP's float between
  *    effects above a 16- or 8-bit layer) writes pixels that babl brings to the bytes the
- *    stored format's own codec writes, also for heights half a step from two steps. */
+ *    stored format's own codec writes, also for heights half a step from two steps;
+ *  - such a float codec's table of steps (pixel-steps.h) writes and reads the bits the codec
+ *    computes without it: every step's height, heights between and beyond them, every
+ *    step's colour and babl's, the floats up to 4 and 1024 from it, other colours, RGB
+ *    colours whose channels differ, -0, negatives and values beyond the last step, with
+ *    and without the original; and the dip of the sRGB curve's reading it relies on is where the codec's
+ *    reading falls back. */
 #include "check.h"
 
 #include "pixel-codec.h"
+#include "pixel-steps.h"
 
 #include <float.h>
 #include <math.h>
@@ -452,6 +459,155 @@ test_stored_in (const char *format, const char *stored, double steps)
   g_free (expected);
 }
 
+/* Pixels of each step in the steps test, and pixels beyond them. */
+#define STEP_COLOURS 12
+#define STEPS_BEYOND 4096
+
+/* Heights for the steps test: by step, its level, mostly, and the floats next to it; then
+ * random ones in and beyond [0, 1]. */
+static gsize
+steps_heights (const TerrainPixelCodec *c, float *heights, uint64_t *state)
+{
+  const guint count = c->storage->type == TERRAIN_SAMPLE_U8 ? 256 : 65536;
+  gsize       n = 0;
+  for (guint k = 0; k < count; k++)
+    for (int j = 0; j < STEP_COLOURS; j++)
+      {
+        const float level = terrain_pixel_steps_level (c->steps, k);
+        heights[n++] = j == 5 ? nextafterf (level, -1.0f) : j == 10 ? nextafterf (level, 2.0f)
+                                                                    : level;
+      }
+  for (int i = 0; i < STEPS_BEYOND; i++)
+    heights[n++] = (float) finite_sample (state);
+  return n;
+}
+
+/* The colours babl converts the steps of `stored` into, in c's format. */
+static float *
+steps_by_babl (const TerrainPixelCodec *c, const char *stored, guint count)
+{
+  const Babl *from = babl_format (stored);
+  const int   components = babl_format_get_n_components (from);
+  guint16    *steps16 = g_new (guint16, (gsize) count * components);
+  guint8     *steps8 = (guint8 *) steps16;
+  float      *converted = g_new (float, (gsize) count * c->components), *colours = g_new (float, count);
+  for (guint k = 0; k < count; k++)
+    for (int s = 0; s < components; s++)
+      {
+        const guint value = s < c->storage->colours ? k : count - 1;
+        if (count == 256)
+          steps8[(gsize) k * components + s] = (guint8) value;
+        else
+          steps16[(gsize) k * components + s] = (guint16) value;
+      }
+  babl_process (babl_fish (from, c->format), steps16, converted, count);
+  for (guint k = 0; k < count; k++)
+    colours[k] = converted[(gsize) k * c->components];
+  g_free (steps16);
+  g_free (converted);
+  return colours;
+}
+
+/* Colours for the steps test, as float pixels of c: every step's colour, the floats up to
+ * 4 apart and one up to 1024 apart, and babl's colour of it from the stored format (what
+ * GIMP hands an effect above another), grey; then random ones, some with channels apart,
+ * -0 and beyond. */
+static void
+steps_colours (const TerrainPixelCodec *c, const char *stored, float *pixels, gsize n,
+               uint64_t *state)
+{
+  const guint count = c->storage->type == TERRAIN_SAMPLE_U8 ? 256 : 65536;
+  float      *by_babl = steps_by_babl (c, stored, count);
+  for (gsize i = 0; i < n; i++)
+    {
+      const guint k = (guint) (i / STEP_COLOURS) % count, j = (guint) (i % STEP_COLOURS);
+      float       v = j == 0 ? by_babl[k] : terrain_pixel_steps_colour (c->steps, k);
+      for (guint apart = j < 9 ? (j + 1) / 2 : 1 + next_random (state) % 1024; j > 0 && apart;
+           apart--)
+        v = nextafterf (v, j % 2 ? -1.0f : 2.0f);
+      if (i >= STEP_COLOURS * (gsize) count)
+        v = i % 5 == 0 ? -0.0f : (float) finite_sample (state);
+      for (int s = 0; s < c->components; s++)
+        pixels[i * c->components + s] = s < c->colours ? v : 1.0f;
+      if (c->colours == 3 && i % 7 == 0)
+        pixels[i * c->components + 1] = nextafterf (v, 2.0f);
+    }
+  g_free (by_babl);
+}
+
+/* A float codec stored in `stored` writes and reads by its steps the bits it computes
+ * without them. */
+static void
+test_steps (const char *format, const char *stored, uint64_t *state)
+{
+  TerrainPixelCodec c;
+  CHECK (terrain_pixel_codec (babl_format (format), &c), "%s", format);
+  terrain_pixel_codec_store_in (&c, babl_format (stored));
+  CHECK (c.steps != NULL, "%s stored in %s: no steps", format, stored);
+  if (c.steps == NULL)
+    return;
+  const guint count_steps = strstr (stored, "u8") ? 256 : 65536;
+  TerrainPixelCodec plain = c;
+  plain.steps = NULL;
+  /* Found: every step's colour that reads as its level, but step 0's (0 reads as -0 from
+   * some colours) and those the sRGB curve's dip holds. */
+  guint found = 0, reading_level = 0;
+  for (guint k = 1; k < count_steps; k++)
+    {
+      const float colour = terrain_pixel_steps_colour (c.steps, k);
+      float       pixel[4] = { colour, colour, colour, 1.0f }, height, read;
+      terrain_pixels_to_heights (&plain, pixel, &read, 1);
+      reading_level += read == terrain_pixel_steps_level (c.steps, k);
+      found += terrain_pixel_steps_read (c.steps, colour, &height) == 1;
+    }
+  CHECK (found <= reading_level && found + 2 >= reading_level && found > count_steps / 2,
+         "%s in %s: %u of %u steps' colours found, %u read as their level", format, stored,
+         found, count_steps, reading_level);
+  const gsize n = STEP_COLOURS * 65536 + STEPS_BEYOND, bytes = n * c.components * sizeof (float);
+  float      *heights = g_new (float, n), *read = g_new (float, n), *expected = g_new (float, n);
+  float      *original = g_malloc (bytes), *pixels = g_malloc (bytes), *want = g_malloc (bytes);
+  const gsize count = steps_heights (&c, heights, state);
+  steps_colours (&c, stored, original, count, state);
+  terrain_pixels_to_heights (&c, original, read, count);
+  terrain_pixels_to_heights (&plain, original, expected, count);
+  CHECK (memcmp (read, expected, count * sizeof (float)) == 0, "%s in %s: heights read apart",
+         format, stored);
+  for (int with_original = 0; with_original < 2; with_original++)
+    {
+      terrain_heights_to_pixels (&c, heights, with_original ? original : NULL, pixels, count);
+      terrain_heights_to_pixels (&plain, heights, with_original ? original : NULL, want, count);
+      CHECK (memcmp (pixels, want, count * c.components * sizeof (float)) == 0,
+             "%s in %s: pixels written apart (original %d)", format, stored, with_original);
+    }
+  g_free (heights);
+  g_free (read);
+  g_free (expected);
+  g_free (original);
+  g_free (pixels);
+  g_free (want);
+}
+
+/* The dip the codec reports is where its reading of linear light falls back: the last
+ * float on the sRGB curve's linear piece reads above the first on its power piece, both
+ * within the dip; and a codec with no curve has none. */
+static void
+test_dip (void)
+{
+  TerrainPixelCodec c;
+  float             from = 0.0f, to = 0.0f;
+  terrain_pixel_codec (babl_format ("YA float"), &c);
+  CHECK (terrain_pixel_codec_dip (&c, &from, &to) && from < to, "YA float: no dip");
+  float last_linear = (float) 0.0031308;
+  if ((double) last_linear > 0.0031308)
+    last_linear = nextafterf (last_linear, 0.0f);
+  float pixels[4] = { last_linear, 1.0f, nextafterf (last_linear, 1.0f), 1.0f }, heights[2];
+  terrain_pixels_to_heights (&c, pixels, heights, 2);
+  CHECK (heights[1] < heights[0] && heights[0] <= to && heights[1] >= from,
+         "YA float: %.9g then %.9g, the dip %.9g to %.9g", heights[0], heights[1], from, to);
+  terrain_pixel_codec (babl_format ("Y'A float"), &c);
+  CHECK (! terrain_pixel_codec_dip (&c, &from, &to), "Y'A float: a dip");
+}
+
 int
 main (void)
 {
@@ -494,6 +650,13 @@ main (void)
   test_stored_in ("RGBA float", "Y' u16", 65535.0);
   test_stored_in ("RGBA float", "Y'A u8", 255.0);
   test_stored_in ("Y'A float", "Y u16", 65535.0);
+  static const char *const step_formats[][2] = {
+    { "RGBA float", "Y' u16" }, { "RGBA float", "Y'A u8" }, { "Y'A float", "Y u16" },
+    { "RGB float", "R'G'B'A u16" }, { "YA float", "Y~ u8" }, { "R~G~B~A float", "Y' u16" },
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS (step_formats); i++)
+    test_steps (step_formats[i][0], step_formats[i][1], &state);
+  test_dip ();
 
   TerrainPixelCodec c;
   CHECK (! terrain_pixel_codec (babl_format ("CMYK u8"), &c), "CMYK taken");

@@ -1,0 +1,32 @@
+/* The float pixels of a layer stored in 8 or 16 bits, by table (pixel-codec.h).
+ *
+ * GIMP hands an effect above another its pixels in float, and takes them back in float; a
+ * codec that stores in an integer format (terrain_pixel_codec_store_in) rounds each height
+ * to one of that format's steps first. So such a codec writes one of 256 or 65536 colours.
+ * What it reads are mostly colours babl made from the layer's steps, a few floats away from
+ * the codec's own. So each step keeps, computed once by the codec itself, its height, the
+ * colour written for it, and the range of grey colours that read as its height: a float
+ * curve's reading rises with the colour (but at the sRGB curve's joint, where no step's
+ * height is: terrain_pixel_codec_dip), so those colours are one range, found by
+ * bisection. Then a pixel is written and read without a curve, to the same bits. */
+#ifndef TERRAIN_PIXEL_STEPS_H
+#define TERRAIN_PIXEL_STEPS_H
+
+#include "pixel-codec.h"
+
+/* The steps of a float codec stored in 8 or 16 bits, made once per pair of formats and kept
+ * for the life of the process; NULL for any other codec. `codec` has no storage and no
+ * steps of its own. */
+const TerrainPixelSteps *terrain_pixel_steps (const TerrainPixelCodec *codec,
+                                              const TerrainPixelCodec *storage);
+
+/* Step k's height as the storage reads it back, and the colour the codec writes for it. */
+float terrain_pixel_steps_level (const TerrainPixelSteps *steps, guint k);
+float terrain_pixel_steps_colour (const TerrainPixelSteps *steps, guint k);
+
+/* What a grey colour reads as: 1 and *height when that is a step's level other than 0 (to
+ * the bit); 0 when it is no step's level; -1 when the table does not tell (the codec
+ * reads it). */
+int terrain_pixel_steps_read (const TerrainPixelSteps *steps, float colour, float *height);
+
+#endif
