@@ -512,15 +512,15 @@ grey_float (const TerrainPixelCodec *c, const float *p)
          (memcmp (&p[0], &p[1], sizeof *p) == 0 && memcmp (&p[1], &p[2], sizeof *p) == 0);
 }
 
-/* A float codec's pixels with steps (pixel-steps.h): a grey colour in a step's range reads
- * as that step's height; any other as decode reads it. */
+/* A float codec's pixels with steps (pixel-steps.h): a grey colour in a step's range, or
+ * babl's colour of a step, reads as the table has it; any other as decode reads it. */
 static void
 steps_decode (const TerrainPixelCodec *c, const float *pixels, float *heights, gsize n)
 {
   for (gsize i = 0; i < n; i++)
     {
       const float *p = pixels + i * c->components;
-      if (! (grey_float (c, p) && terrain_pixel_steps_read (c->steps, p[0], &heights[i]) == 1))
+      if (! (grey_float (c, p) && terrain_pixel_steps_read (c->steps, p[0], &heights[i]) > 0))
         decode (c, p, &heights[i], 1);
     }
 }

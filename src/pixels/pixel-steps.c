@@ -17,6 +17,8 @@ struct TerrainPixelSteps
   float   *colour; /* the colour the codec writes for it */
   float   *least;  /* the grey colours that read as level[k]: least[k] to most[k]; */
   float   *most;   /* none where least[k] > most[k] (most rises with k) */
+  float   *babl;   /* babl's colour of step k (from the storage's format into the codec's), */
+  float   *read;   /* and the height the codec reads it as */
   guint32  low;    /* the bucket of most[1] */
   guint16 *first;  /* bucket b: the first step from 1 whose `most` reaches its start */
 };
@@ -155,6 +157,14 @@ compute_steps (TerrainPixelSteps *steps, const TerrainPixelCodec *codec,
       steps->colour[k] = written[(gsize) k * codec->components];
       rising &= isfinite (steps->colour[k]) && (k == 0 || steps->level[k] > steps->level[k - 1]);
     }
+  /* babl's colours of the steps: what GIMP hands an effect above another, read by the
+   * codec once here (three in four of them read as no step's level). */
+  babl_process (babl_fish (storage->format, codec->format), stored, written, count);
+  for (guint k = 0; k < count; k++)
+    {
+      steps->babl[k] = written[(gsize) k * codec->components];
+      steps->read[k] = reading (codec, steps->babl[k]);
+    }
   float dip_from, dip_to;
   if (terrain_pixel_codec_dip (codec, &dip_from, &dip_to))
     for (guint k = 0; k < count; k++)
@@ -200,10 +210,12 @@ make_steps (const TerrainPixelCodec *codec, const TerrainPixelCodec *storage)
 {
   TerrainPixelSteps *steps = g_new0 (TerrainPixelSteps, 1);
   steps->count = storage->type == TERRAIN_SAMPLE_U8 ? 256 : 65536;
-  steps->level = g_new (float, 4 * (gsize) steps->count);
+  steps->level = g_new (float, 6 * (gsize) steps->count);
   steps->colour = steps->level + steps->count;
   steps->least = steps->colour + steps->count;
   steps->most = steps->least + steps->count;
+  steps->babl = steps->most + steps->count;
+  steps->read = steps->babl + steps->count;
   if (compute_steps (steps, codec, storage))
     {
       find_ranges (steps, codec);
@@ -272,5 +284,12 @@ terrain_pixel_steps_read (const TerrainPixelSteps *steps, float colour, float *h
       *height = steps->level[k];
       return 1;
     }
-  return 0; /* between step k - 1's range and step k's: above one level, below the next */
+  /* Between step k - 1's range and step k's: above one level, below the next. */
+  for (guint j = k - 1; j <= k; j++)
+    if (bits_of (colour) == bits_of (steps->babl[j]))
+      {
+        *height = steps->read[j];
+        return 2;
+      }
+  return 0;
 }

@@ -5,7 +5,8 @@
  * to one of that format's steps first. So such a codec writes one of 256 or 65536 colours.
  * What it reads are mostly colours babl made from the layer's steps, a few floats away from
  * the codec's own. So each step keeps, computed once by the codec itself, its height, the
- * colour written for it, and the range of grey colours that read as its height: a float
+ * colour written for it, babl's colour of it and what that reads as, and the range of grey
+ * colours that read as its height: a float
  * curve's reading rises with the colour (but at the sRGB curve's joint, where no step's
  * height is: terrain_pixel_codec_dip), so those colours are one range, found by
  * bisection. Then a pixel is written and read without a curve, to the same bits. */
@@ -25,8 +26,9 @@ float terrain_pixel_steps_level (const TerrainPixelSteps *steps, guint k);
 float terrain_pixel_steps_colour (const TerrainPixelSteps *steps, guint k);
 
 /* What a grey colour reads as: 1 and *height when that is a step's level other than 0 (to
- * the bit); 0 when it is no step's level; -1 when the table does not tell (the codec
- * reads it). */
+ * the bit); 2 and *height when it is babl's colour of a step that reads as no step's level
+ * (the bits the codec reads); 0 when it is no step's level; -1 when the table does not
+ * tell (the codec reads it). */
 int terrain_pixel_steps_read (const TerrainPixelSteps *steps, float colour, float *height);
 
 #endif
