@@ -512,15 +512,25 @@ grey_float (const TerrainPixelCodec *c, const float *p)
          (memcmp (&p[0], &p[1], sizeof *p) == 0 && memcmp (&p[1], &p[2], sizeof *p) == 0);
 }
 
-/* A float codec's pixels with steps (pixel-steps.h): a grey colour in a step's range, or
- * babl's colour of a step, reads as the table has it; any other as decode reads it. */
+/* What a float pixel of a codec with steps reads as (pixel-steps.h): a grey colour in a
+ * step's range, or babl's colour of a step, as the table has it; 0 (and no height) for a
+ * grey colour that reads as no step's level; any other as decode reads it. */
+static int
+steps_reading (const TerrainPixelCodec *c, const float *p, float *height)
+{
+  const int read = grey_float (c, p) ? terrain_pixel_steps_read (c->steps, p[0], height) : -1;
+  if (read < 0)
+    decode (c, p, height, 1);
+  return read;
+}
+
 static void
 steps_decode (const TerrainPixelCodec *c, const float *pixels, float *heights, gsize n)
 {
   for (gsize i = 0; i < n; i++)
     {
       const float *p = pixels + i * c->components;
-      if (! (grey_float (c, p) && terrain_pixel_steps_read (c->steps, p[0], &heights[i]) > 0))
+      if (steps_reading (c, p, &heights[i]) == 0)
         decode (c, p, &heights[i], 1);
     }
 }
@@ -611,12 +621,10 @@ keep_unchanged (const TerrainPixelCodec *codec, const float *heights, const guch
         terrain_pixels_to_heights (codec, original + start * pixel_bytes, was, count);
       for (gsize i = start; i < start + count; i++)
         {
-          const float *p = (const float *) (original + i * pixel_bytes);
-          int          read = -1;
-          if (codec->steps && grey_float (codec, p))
-            read = terrain_pixel_steps_read (codec->steps, p[0], &was[i - start]);
-          if (codec->steps && read < 0)
-            decode (codec, p, &was[i - start], 1);
+          const guchar *pixel = original + i * pixel_bytes;
+          const int     read = codec->steps ? steps_reading (codec, (const float *) pixel,
+                                                             &was[i - start])
+                                            : -1;
           /* the same height: -0 and +0 too */
           keep_pixel (codec, read != 0 && was[i - start] == heights[i], original, pixels, i);
         }

@@ -6,10 +6,10 @@
  * What it reads are mostly colours babl made from the layer's steps, a few floats away from
  * the codec's own. So each step keeps, computed once by the codec itself, its height, the
  * colour written for it, babl's colour of it and what that reads as, and the range of grey
- * colours that read as its height: a float
- * curve's reading rises with the colour (but at the sRGB curve's joint, where no step's
- * height is: terrain_pixel_codec_dip), so those colours are one range, found by
- * bisection. Then a pixel is written and read without a curve, to the same bits. */
+ * colours that read as its height: a float curve's reading rises with the colour (but at
+ * the sRGB curve's joint, where no step's height is: terrain_pixel_codec_dip), so those
+ * colours are one range, found by bisection. Then a pixel is written and read without a
+ * curve, to the same bits. */
 #ifndef TERRAIN_PIXEL_STEPS_H
 #define TERRAIN_PIXEL_STEPS_H
 
