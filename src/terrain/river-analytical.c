@@ -453,8 +453,9 @@ last_half_diffusion (Solution *s, double half)
   if (river_diffusion_set (&r->diffusion, g, half) != TERRAIN_OK)
     return TERRAIN_ERROR_NO_MEMORY;
   river_diffuse (&r->diffusion, g, NULL);
-  if (river_breach (g, r->floor) != TERRAIN_OK)
-    return TERRAIN_ERROR_NO_MEMORY;
+  const TerrainStatus status = river_breach (g, r->floor, r->progress, RIVER_STEPS_END);
+  if (status != TERRAIN_OK)
+    return status;
   if (r->eroded || r->deposited)
     river_account_stage (r, r->diffusion.before, 0.0);
   return TERRAIN_OK;

@@ -24,6 +24,10 @@
 
 /* A pit whose flood reaches no lower cell within this many cells is left to the fill. */
 #define SEARCH_CELLS 65536
+/* Progress is reported (and a cancel heard) after floods that saw this many cells in all:
+ * pits with no way each flood up to SEARCH_CELLS cells, and a map of such pits (a line of
+ * 8192 cells, heights a few floats apart, found by fuzzing) took seconds. */
+#define REPORT_CELLS (1u << 20)
 
 /* The land within ROUND_REACH cells of a cut is rounded by ROUND_STEPS explicit steps of
  * diffusion (round_cuts). Unrounded, the default Diamond-Square's speckle at 4096 x 4096
@@ -58,6 +62,10 @@ typedef struct
   size_t     near_count, near_room;
   int        listing;    /* cuts list the cells near them (the first breach) */
   int        failed;     /* no memory for the list */
+  const TerrainProgress *progress;
+  double     at;         /* the fraction reported */
+  size_t     flooded;    /* cells seen by floods since the last report */
+  int        cancelled;
 } Breach;
 
 static float
@@ -294,6 +302,12 @@ breach_pit (Breach *b, size_t i)
   if (end >= 0 && plan_cut (b, n, g->h[i], g->h[end]))
     cut (b, n);
   forget_seen (b);
+  b->flooded += b->seen_count;
+  if (b->flooded >= REPORT_CELLS)
+    {
+      b->flooded = 0;
+      b->cancelled = terrain_progress_report (b->progress, b->at);
+    }
 }
 
 /* Breaches the pits of g->h. They are found in parallel and cut one after the other in
@@ -305,7 +319,7 @@ breach_pits (Breach *b)
 {
   RiverGrid *g = b->g;
   terrain_parallel_rows (g->height, g->strips, g->height, mark_pits_rows, b, NULL, 0.0, 0.0);
-  for (size_t i = 0; i < g->cells; i++)
+  for (size_t i = 0; i < g->cells && ! b->cancelled; i++)
     if (b->state[i] & PIT)
       breach_pit (b, i);
 }
@@ -317,7 +331,7 @@ breach_rounded (Breach *b)
 {
   const RiverGrid *g = b->g;
   b->listing = 0;
-  for (size_t k = 0; k < b->near_count; k++)
+  for (size_t k = 0; k < b->near_count && ! b->cancelled; k++)
     {
       breach_pit (b, b->near[k]);
       for (int d = 0; d < RIVER_NEIGHBOURS; d++)
@@ -361,9 +375,9 @@ round_cuts (Breach *b)
 }
 
 TerrainStatus
-river_breach (RiverGrid *g, float lowest)
+river_breach (RiverGrid *g, float lowest, const TerrainProgress *progress, double at)
 {
-  Breach b = { .g = g, .lowest = lowest, .listing = 1 };
+  Breach b = { .g = g, .lowest = lowest, .listing = 1, .progress = progress, .at = at };
   b.state = terrain_alloc (g->cells);
   b.heap.entry = malloc (SEARCH_CELLS * (sizeof *b.heap.entry + sizeof *b.way + sizeof *b.seen
                                          + sizeof *b.line));
@@ -376,7 +390,7 @@ river_breach (RiverGrid *g, float lowest)
       breach_pits (&b);
       round_cuts (&b);
       breach_rounded (&b);
-      status = b.failed ? TERRAIN_ERROR_NO_MEMORY : TERRAIN_OK;
+      status = b.cancelled ? TERRAIN_CANCELLED : b.failed ? TERRAIN_ERROR_NO_MEMORY : TERRAIN_OK;
     }
   terrain_free (b.state);
   free (b.heap.entry);

@@ -222,8 +222,11 @@ TerrainStatus river_drain_flats (RiverGrid *g, uint8_t *state, float *raised,
 /* ---- river-breach.c ---- */
 
 /* Lowers a way down for each pit of g->h, never below `lowest`, and rounds the land around
- * the cuts (river-breach.c); a pit with no way within reach is left to a fill. */
-TerrainStatus river_breach (RiverGrid *g, float lowest);
+ * the cuts (river-breach.c); a pit with no way within reach is left to a fill. Progress is
+ * reported at `at` as the floods go; cancelled, the heights are left part-breached
+ * (TERRAIN_CANCELLED). */
+TerrainStatus river_breach (RiverGrid *g, float lowest, const TerrainProgress *progress,
+                            double at);
 
 /* ---- river-estimate.c ---- */
 

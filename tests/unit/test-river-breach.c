@@ -3,8 +3,9 @@
  * pit drains afterwards, the bed falls evenly to the outlet, by at least a quarter of the
  * valley's fall a cell (a fill leaves lakes that fall by a float a cell, and the bumps),
  * nothing changes away from the channel, nothing goes below the lowest height allowed, and
- * a way with too few floats for it is left alone. (The same result for 1 to 4 threads:
- * test-threads, River Erosion's defaults.) */
+ * a way with too few floats for it is left alone; floods that find no way report progress
+ * and are cancelled. (The same result for 1 to 4 threads: test-threads, River Erosion's
+ * defaults.) */
 #include "check.h"
 #include "drainage.h"
 
@@ -68,7 +69,7 @@ test_bumps_breached (void)
   before = v;
   const size_t pits_before = pits (&v);
   CHECK (pits_before >= 10, "only %zu pits: a test of little", pits_before);
-  CHECK (river_breach (&v.g, 0.0f) == TERRAIN_OK, "breach");
+  CHECK (river_breach (&v.g, 0.0f, NULL, 0.0) == TERRAIN_OK, "breach");
   size_t away = 0;
   double least_fall = INFINITY;
   for (size_t i = 0; i < (size_t) W * H; i++)
@@ -95,7 +96,7 @@ test_lowest_kept (void)
   valley (&v, 0.003f);
   before = v;
   const float lowest = 0.55f;
-  CHECK (river_breach (&v.g, lowest) == TERRAIN_OK, "breach");
+  CHECK (river_breach (&v.g, lowest, NULL, 0.0) == TERRAIN_OK, "breach");
   size_t below = 0;
   for (size_t i = 0; i < (size_t) W * H; i++)
     below += v.h[i] < lowest && v.h[i] != before.h[i];
@@ -114,8 +115,49 @@ test_too_few_floats (void)
   v.h[CHANNEL * W] = -river_float_above (-0.5f); /* the outlet, a float below the bed */
   v.h[CHANNEL * W + 40] = river_float_above (0.5f);
   before = v;
-  CHECK (river_breach (&v.g, 0.0f) == TERRAIN_OK, "breach");
+  CHECK (river_breach (&v.g, 0.0f, NULL, 0.0) == TERRAIN_OK, "breach");
   CHECK (memcmp (v.h, before.h, sizeof v.h) == 0, "a way without floats for it was cut");
+}
+
+/* Reports how far it got, and cancels. */
+static int
+cancel_at_once (void *user, double fraction)
+{
+  double *reported = user;
+  *reported = fraction;
+  return 1;
+}
+
+/* A flat map, its border outlets as high as the rest: every inner cell is a pit with no way
+ * down, and floods the whole map (up to river-breach.c's SEARCH_CELLS) to find none. Such
+ * floods report progress, and stop when cancelled, leaving the heights as they were (they
+ * took seconds, uncancellable, on a line of 8192 cells found by fuzzing). */
+static void
+test_cancelled (void)
+{
+  enum { FW = 2048, FH = 8 };
+  RiverGrid g;
+  memset (&g, 0, sizeof g);
+  river_grid_init (&g, FW, FH, 0);
+  g.strips = 2;
+  g.h = malloc (FW * FH * sizeof *g.h);
+  g.outlet = malloc (FW * FH);
+  for (int i = 0; i < FW * FH; i++)
+    {
+      const int x = i % FW, y = i / FW;
+      g.h[i] = 0.5f;
+      g.outlet[i] = (uint8_t) (x == 0 || y == 0 || x == FW - 1 || y == FH - 1);
+    }
+  double                reported = -1.0;
+  const TerrainProgress progress = { cancel_at_once, &reported };
+  CHECK (river_breach (&g, 0.0f, &progress, 0.75) == TERRAIN_CANCELLED, "not cancelled");
+  CHECK (reported == 0.75, "reported %g, not the fraction given", reported);
+  int same = 1;
+  for (int i = 0; i < FW * FH; i++)
+    same &= g.h[i] == 0.5f;
+  CHECK (same, "a cancelled breach changed the heights");
+  free (g.h);
+  free (g.outlet);
 }
 
 int
@@ -125,5 +167,6 @@ main (void)
   test_bumps_breached ();
   test_lowest_kept ();
   test_too_few_floats ();
+  test_cancelled ();
   return CHECK_DONE ("river-breach");
 }
