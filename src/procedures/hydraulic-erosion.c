@@ -3,13 +3,16 @@
 
 #include "hydraulic-erosion.h"
 
+#include <math.h>
+
 TERRAIN_CORE (TerrainHydraulicErosion, terrain_hydraulic_erosion_defaults,
               terrain_hydraulic_erosion)
 
 static const TerrainArg args[] = {
   TERRAIN_SEED (TerrainHydraulicErosion, seed),
   TERRAIN_INT ("droplets", N_("_Droplets"),
-               N_("How many raindrops fall, one after the other: about one for every two "
+               N_("How many raindrops fall on each 1024 x 1024 pixels of the layer, one after "
+                  "the other, so a larger layer is rained on as much: about one for every two "
                   "pixels carves clear gullies, far fewer only scratch the surface"),
                0, TERRAIN_HYDRAULIC_MAX_DROPLETS, TerrainHydraulicErosion, droplets),
   TERRAIN_DOUBLE ("inertia", N_("_Inertia"),
@@ -38,6 +41,31 @@ static const TerrainArg args[] = {
   TERRAIN_ARGS_END
 };
 
+/* The droplets for the layer: `droplets` for each 1024 x 1024 pixels, rounded, at least one
+ * where any fall. A count fixed whatever the size rained a 4096 x 4096 layer 16 times less
+ * than a 1024 x 1024 one: most of its pixels saw no droplet, and its grain stayed
+ * (tests/bench/README.md, "How terrain looks"). */
+static TerrainStatus
+adjust (void *params, const TerrainArgValue *values, const float *guide, int width, int height,
+        char *why, size_t why_size)
+{
+  TerrainHydraulicErosion *p = params;
+  const double             droplets = round ((double) p->droplets * width * height / 1048576.0);
+  (void) values;
+  (void) guide;
+  if (droplets > TERRAIN_HYDRAULIC_MAX_DROPLETS)
+    {
+      terrain_why (why, why_size,
+                   N_("droplets %d for each 1024 x 1024 pixels are %.0f on this %d x %d layer, "
+                      "more than %d"),
+                   p->droplets, droplets, width, height, TERRAIN_HYDRAULIC_MAX_DROPLETS);
+      return TERRAIN_ERROR_INVALID;
+    }
+  if (p->droplets > 0)
+    p->droplets = droplets < 1.0 ? 1 : (int) droplets;
+  return TERRAIN_OK;
+}
+
 static const TerrainArgSlider sliders[] = {
   TERRAIN_SLIDER ("droplets", 0, 4000000),
   TERRAIN_SLIDER ("capacity", 0, 32),
@@ -51,7 +79,9 @@ const TerrainProcedureInfo terrain_procedure_hydraulic_erosion = {
   .blurb = N_("Rain droplets carve valleys and channels and leave sediment fans"),
   .help = N_("Droplet erosion after Hans Theobald Beyer, \"Implementation of a method for hydraulic "
              "erosion\" (TU Munich, 2015), as Sebastian Lague's implementation formulates it, on the "
-             "layer's current heights in float at the layer's precision. Each droplet starts at a "
+             "layer's current heights in float at the layer's precision. `droplets` fall on each 1024 x "
+             "1024 pixels: the layer gets droplets x width x height / 1048576 of them, rounded (at "
+             "least one where any fall), so a larger layer is rained on as much. Each droplet starts at a "
              "random pixel (from seed), with speed 1 and water 1, and moves one pixel a step along "
              "its direction, which keeps `inertia` of itself and follows the bilinear gradient for "
              "the rest. Its capacity (how much sediment it can carry) is max(drop x speed x water x capacity, 0.01 x water): below it the "
@@ -67,5 +97,6 @@ const TerrainProcedureInfo terrain_procedure_hydraulic_erosion = {
   .args = args,
   .sliders = sliders,
   .look_paint = true,
-  TERRAIN_CORE_FIELDS (TerrainHydraulicErosion)
+  TERRAIN_CORE_FIELDS (TerrainHydraulicErosion),
+  .adjust = adjust
 };

@@ -14,9 +14,13 @@
  *  - mnemonics: every label and menu label has exactly one, on a letter or digit; within a
  *    dialog no two labels share one and none takes one of the dialog's own controls
  *    (TERRAIN_DIALOG_MNEMONICS); within a menu (generators with the "_Shape the Map"
- *    submenu, or the filters in it) no two share one; terrain_label() strips them.
+ *    submenu, or the filters in it) no two share one; terrain_label() strips them;
+ *  - Hydraulic Erosion's droplets fall on each 1024 x 1024 pixels: the procedure gives the
+ *    bits of the core run with the count for the layer's area, rounded, at least one; a count
+ *    beyond the core's largest for the layer is refused with its reason.
  */
 #include "check.h"
+#include "hydraulic-erosion.h"
 #include "procedure-info.h"
 
 #include <ctype.h>
@@ -274,6 +278,83 @@ test_menu (void)
   CHECK (strcmp (terrain_label ("_abcdefghij", out, sizeof out), "abcdefg") == 0, "cut: %s", out);
 }
 
+/* Hills with a ripple on a width x height map, the same land whatever the size. */
+static float *
+hills (int width, int height)
+{
+  float *map = malloc ((size_t) width * height * sizeof (float));
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        const double u = (double) x / width, v = (double) y / height;
+        map[(size_t) y * width + x] =
+          (float) (0.5 + 0.3 * sin (6.0 * u) * cos (5.0 * v) + 0.02 * sin (70.0 * u + 40.0 * v));
+      }
+  return map;
+}
+
+/* Whether the core, run with `count` droplets and the procedure's other defaults, gives the
+ * bits of `expected` from `width` x `height` hills. */
+static int
+core_gives (int count, const float *expected, int width, int height)
+{
+  TerrainHydraulicErosion p;
+  terrain_hydraulic_erosion_defaults (&p);
+  p.seed = 7;
+  p.droplets = count;
+  float    *map = hills (width, height);
+  const int ok = terrain_hydraulic_erosion (&p, map, width, height, NULL) == TERRAIN_OK &&
+                 memcmp (map, expected, (size_t) width * height * sizeof (float)) == 0;
+  free (map);
+  return ok;
+}
+
+/* `droplets` droplets a megapixel through the procedure: the core's count that gives the
+ * same bits (from `counts`, -1 when none does). */
+static int
+rained (int droplets, int width, int height, const int *counts, int n)
+{
+  const TerrainProcedureInfo *info = terrain_procedure_find ("plug-in-terrain-hydraulic-erosion");
+  TerrainArgValue             values[MAX_ARGS];
+  char                        why[256] = "";
+  float                      *map = hills (width, height);
+  terrain_arg_defaults (info, values);
+  values[terrain_arg_index (info, "seed")].number = 7;
+  values[terrain_arg_index (info, "droplets")].number = droplets;
+  int found = -1;
+  if (terrain_procedure_render (info, values, map, width, height, NULL, why, sizeof why) ==
+      TERRAIN_OK)
+    for (int i = 0; i < n && found < 0; i++)
+      found = core_gives (counts[i], map, width, height) ? counts[i] : -1;
+  free (map);
+  return found;
+}
+
+static void
+test_hydraulic_rain_per_area (void)
+{
+  /* 200000 on 96 x 64 pixels: 1171.875, so 1172 (not 1171 rounded down, not the 200000
+   * themselves); 1 on 16 x 16 pixels: 0.000244, at least 1; 0: none. */
+  const int counts[] = { 1171, 1172, 200000, 0, 1 };
+  CHECK (rained (200000, 96, 64, counts, 5) == 1172, "200000 on 96x64 gave %d droplets",
+         rained (200000, 96, 64, counts, 5));
+  CHECK (rained (1, 16, 16, counts, 5) == 1, "1 on 16x16 gave %d droplets",
+         rained (1, 16, 16, counts, 5));
+  CHECK (rained (0, 16, 16, counts, 5) == 0, "0 on 16x16 gave %d droplets",
+         rained (0, 16, 16, counts, 5));
+
+  const TerrainProcedureInfo *info = terrain_procedure_find ("plug-in-terrain-hydraulic-erosion");
+  TerrainArgValue             values[MAX_ARGS];
+  char                        why[256] = "";
+  terrain_arg_defaults (info, values);
+  values[terrain_arg_index (info, "droplets")].number = TERRAIN_HYDRAULIC_MAX_DROPLETS;
+  CHECK (terrain_procedure_check (info, values, 1024, 1024, why, sizeof why) == TERRAIN_OK,
+         "the most droplets refused on 1024x1024: %s", why);
+  CHECK (terrain_procedure_check (info, values, 1025, 1024, why, sizeof why) ==
+           TERRAIN_ERROR_INVALID && strstr (why, "100097656 on this 1025 x 1024 layer"),
+         "the most droplets on 1025x1024: \"%s\"", why);
+}
+
 int
 main (void)
 {
@@ -292,5 +373,6 @@ main (void)
       test_mnemonics (info);
     }
   test_menu ();
+  test_hydraulic_rain_per_area ();
   return CHECK_DONE ("descriptors");
 }
