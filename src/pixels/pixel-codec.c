@@ -512,25 +512,15 @@ grey_float (const TerrainPixelCodec *c, const float *p)
          (memcmp (&p[0], &p[1], sizeof *p) == 0 && memcmp (&p[1], &p[2], sizeof *p) == 0);
 }
 
-/* What a float pixel of a codec with steps reads as (pixel-steps.h): a grey colour in a
- * step's range, or babl's colour of a step, as the table has it; 0 (and no height) for a
- * grey colour that reads as no step's level; any other as decode reads it. */
-static int
-steps_reading (const TerrainPixelCodec *c, const float *p, float *height)
-{
-  const int read = grey_float (c, p) ? terrain_pixel_steps_read (c->steps, p[0], height) : -1;
-  if (read < 0)
-    decode (c, p, height, 1);
-  return read;
-}
-
+/* Float pixels of a codec with steps (pixel-steps.h): a grey colour in a step's range, or
+ * babl's colour of a step, read as the table has it; any other as decode reads it. */
 static void
 steps_decode (const TerrainPixelCodec *c, const float *pixels, float *heights, gsize n)
 {
   for (gsize i = 0; i < n; i++)
     {
       const float *p = pixels + i * c->components;
-      if (steps_reading (c, p, &heights[i]) == 0)
+      if (! grey_float (c, p) || terrain_pixel_steps_read (c->steps, p[0], &heights[i]) <= 0)
         decode (c, p, &heights[i], 1);
     }
 }
@@ -606,8 +596,7 @@ keep_pixel (const TerrainPixelCodec *codec, gboolean same, const guchar *origina
 }
 
 /* Pixels whose height is the one `original` holds take its bytes; the others its alpha.
- * With steps, the heights are steps' levels: a grey colour that reads as no level is not
- * read further. */
+ * (A codec with steps keeps them as it writes them: write_steps.) */
 static void
 keep_unchanged (const TerrainPixelCodec *codec, const float *heights, const guchar *original,
                 guchar *pixels, gsize n)
@@ -617,18 +606,25 @@ keep_unchanged (const TerrainPixelCodec *codec, const float *heights, const guch
   for (gsize start = 0; start < n; start += G_N_ELEMENTS (was))
     {
       const gsize count = MIN (G_N_ELEMENTS (was), n - start);
-      if (codec->steps == NULL)
-        terrain_pixels_to_heights (codec, original + start * pixel_bytes, was, count);
+      terrain_pixels_to_heights (codec, original + start * pixel_bytes, was, count);
       for (gsize i = start; i < start + count; i++)
-        {
-          const guchar *pixel = original + i * pixel_bytes;
-          const int     read = codec->steps ? steps_reading (codec, (const float *) pixel,
-                                                             &was[i - start])
-                                            : -1;
-          /* the same height: -0 and +0 too */
-          keep_pixel (codec, read != 0 && was[i - start] == heights[i], original, pixels, i);
-        }
+        keep_pixel (codec, was[i - start] == heights[i], original, pixels, i); /* -0 and +0 too */
     }
+}
+
+/* Whether an original float pixel of a codec with steps reads as step k's level: for a grey
+ * colour, whether it lies in the step's range (pixel-steps.h), the step being known from
+ * what is written; any other as decode reads it. */
+static gboolean
+reads_as_step (const TerrainPixelCodec *c, const float *original, guint k)
+{
+  const int in_range = grey_float (c, original)
+                         ? terrain_pixel_steps_reads_as (c->steps, original[0], k) : -1;
+  if (in_range >= 0)
+    return in_range;
+  float was;
+  decode (c, original, &was, 1);
+  return was == terrain_pixel_steps_level (c->steps, k); /* -0 and +0 too */
 }
 
 static void
@@ -642,10 +638,11 @@ encode_heights (const TerrainPixelCodec *codec, const float *heights, void *pixe
 
 /* n steps of codec->storage (`stored`, as it holds them) into their heights and, into
  * `pixels`, the codec's colours of them, alpha opaque: what reading the storage back and
- * encoding gives, by table. */
+ * encoding gives, by table. With `original` (n pixels), those that read as their step keep
+ * its bytes, the others its alpha: keep_unchanged's bytes, with no step searched for. */
 static void
-write_steps (const TerrainPixelCodec *c, const guchar *stored, float *rounded, float *pixels,
-             gsize n)
+write_steps (const TerrainPixelCodec *c, const guchar *stored, float *rounded,
+             const float *original, float *pixels, gsize n)
 {
   const TerrainPixelCodec *s = c->storage;
   for (gsize i = 0; i < n; i++)
@@ -659,24 +656,29 @@ write_steps (const TerrainPixelCodec *c, const guchar *stored, float *rounded, f
         p[j] = colour;
       if (c->has_alpha)
         p[c->colours] = 1.0f;
+      if (original)
+        keep_pixel (c, reads_as_step (c, original + i * c->components, k),
+                    (const guchar *) original, (guchar *) pixels, i);
     }
 }
 
 /* n heights rounded to what codec->storage holds (terrain_pixel_codec_store_in); with
- * steps, their pixels written too. */
+ * steps, their pixels written too, and the original's kept. */
 static void
 round_to_storage (const TerrainPixelCodec *codec, const float *heights, float *rounded,
-                  void *pixels, gsize n)
+                  const void *original, void *pixels, gsize n)
 {
   enum { RUN = 256 };
   guchar stored[RUN * 4 * sizeof (guint32)];
   for (gsize at = 0; at < n; at += RUN)
     {
       const gsize run = MIN ((gsize) RUN, n - at);
+      const gsize first = at * codec->components;
       encode_heights (codec->storage, heights + at, stored, run);
       if (codec->steps)
-        write_steps (codec, stored, rounded + at, (float *) pixels + at * codec->components,
-                     run);
+        write_steps (codec, stored, rounded + at,
+                     original ? (const float *) original + first : NULL,
+                     (float *) pixels + first, run);
       else
         terrain_pixels_to_heights (codec->storage, stored, rounded + at, run);
     }
@@ -690,12 +692,12 @@ terrain_heights_to_pixels (const TerrainPixelCodec *codec, const float *heights,
   if (codec->storage)
     {
       rounded = g_new (float, n);
-      round_to_storage (codec, heights, rounded, pixels, n);
+      round_to_storage (codec, heights, rounded, original, pixels, n);
       heights = rounded;
     }
   if (codec->steps == NULL)
     encode_heights (codec, heights, pixels, n);
-  if (original)
+  if (original && codec->steps == NULL)
     keep_unchanged (codec, heights, original, pixels, n);
   g_free (rounded);
 }

@@ -268,12 +268,27 @@ terrain_pixel_steps_colour (const TerrainPixelSteps *steps, guint k)
   return steps->colour[k];
 }
 
+/* Whether the table tells what a grey colour reads as: not in step 0's range or below (0
+ * reads as -0 from some colours), beyond the last, negative or NaN. */
+static gboolean
+tells (const TerrainPixelSteps *steps, float colour)
+{
+  return colour > steps->most[0] && colour <= steps->most[steps->count - 1];
+}
+
+int
+terrain_pixel_steps_reads_as (const TerrainPixelSteps *steps, float colour, guint k)
+{
+  if (k == 0 || ! tells (steps, colour))
+    return -1;
+  /* The range holds every grey colour that reads as the step's level (find_ranges). */
+  return colour >= steps->least[k] && colour <= steps->most[k];
+}
+
 int
 terrain_pixel_steps_read (const TerrainPixelSteps *steps, float colour, float *height)
 {
-  /* Step 0's range or below (0 reads as -0 from some colours), beyond the last, negative
-   * or NaN: the table does not tell. */
-  if (! (colour > steps->most[0] && colour <= steps->most[steps->count - 1]))
+  if (! tells (steps, colour))
     return -1;
   const guint32 bucket = bits_of (colour) >> BUCKET_SHIFT;
   guint         k = bucket < steps->low ? 1 : steps->first[bucket - steps->low];

@@ -31,4 +31,8 @@ float terrain_pixel_steps_colour (const TerrainPixelSteps *steps, guint k);
  * tell (the codec reads it). */
 int terrain_pixel_steps_read (const TerrainPixelSteps *steps, float colour, float *height);
 
+/* Whether a grey colour reads as step k's level: 1 when it does, 0 when it does not; -1 for
+ * step 0 and colours the table does not tell of (as terrain_pixel_steps_read). */
+int terrain_pixel_steps_reads_as (const TerrainPixelSteps *steps, float colour, guint k);
+
 #endif
