@@ -580,6 +580,22 @@ terrain_pixels_count_unmixable (const TerrainPixelCodec *codec, const void *pixe
   return count;
 }
 
+/* n bytes of a pixel or sample, copied inline for the sizes pixels have: a call to memcpy
+ * for each pixel was about an eighth of writing a layer's pixels with their originals. */
+static inline void
+copy_bytes (guchar *to, const guchar *from, int n)
+{
+  switch (n)
+    {
+    case 1:  memcpy (to, from, 1); break;
+    case 2:  memcpy (to, from, 2); break;
+    case 4:  memcpy (to, from, 4); break;
+    case 8:  memcpy (to, from, 8); break;
+    case 16: memcpy (to, from, 16); break;
+    default: memcpy (to, from, n); break;
+    }
+}
+
 /* Pixel i takes original's bytes when it reads as heights[i], else original's alpha. */
 static inline void
 keep_pixel (const TerrainPixelCodec *codec, gboolean same, const guchar *original,
@@ -590,9 +606,9 @@ keep_pixel (const TerrainPixelCodec *codec, gboolean same, const guchar *origina
   const guchar *from = original + i * pixel_bytes;
   guchar       *to = pixels + i * pixel_bytes;
   if (same)
-    memcpy (to, from, pixel_bytes);
+    copy_bytes (to, from, pixel_bytes);
   else if (codec->has_alpha)
-    memcpy (to + alpha_offset, from + alpha_offset, codec->sample_bytes);
+    copy_bytes (to + alpha_offset, from + alpha_offset, codec->sample_bytes);
 }
 
 /* Pixels whose height is the one `original` holds take its bytes; the others its alpha.
