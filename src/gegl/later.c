@@ -147,10 +147,20 @@ static GCond   done;
 static GList  *under_way; /* of Later */
 static GList  *idling;    /* of Later: those a main-loop source has (later_idle) */
 static int     running;   /* threads making results */
-/* The keys of the last renders made later (a ring): one asked for again was not kept. */
+/* The last renders made later (a ring): one asked for again was not kept. */
 #define REMEMBERED 16
-static TerrainResultKey made[REMEMBERED];
-static int              made_next;
+typedef struct
+{
+  TerrainResultKey key;
+  gboolean         failed;
+} Made;
+static Made made[REMEMBERED];
+static int  made_next;
+/* How often a render may be made later before it is made where it is asked for: a kept
+ * result that other results pushed out is made later again once (at 4096 x 4096 Hydraulic
+ * Erosion's, asked for again after an undo, took GIMP's main thread 25 s), but two that push
+ * each other out would be made for ever. */
+#define MADE_AT_MOST 2
 
 /* The render under way of `key` (`running`: started, not waiting), or NULL. Under the lock. */
 static Later *
@@ -167,11 +177,16 @@ gboolean
 terrain_later_allowed (const TerrainResultKey *key)
 {
   g_mutex_lock (&lock);
-  gboolean allowed = TRUE;
-  for (int i = 0; allowed && i < REMEMBERED; i++)
-    allowed = memcmp (&made[i], key, sizeof *key) != 0;
+  int      times = 0;
+  gboolean failed = FALSE;
+  for (int i = 0; i < REMEMBERED; i++)
+    if (memcmp (&made[i].key, key, sizeof *key) == 0)
+      {
+        times++;
+        failed |= made[i].failed;
+      }
   g_mutex_unlock (&lock);
-  return allowed;
+  return ! failed && times < MADE_AT_MOST;
 }
 
 gboolean
@@ -382,7 +397,7 @@ finish (Later *later, TerrainStatus status)
   under_way = g_list_remove (under_way, later);
   if (status != TERRAIN_CANCELLED)
     {
-      made[made_next] = later->key;
+      made[made_next] = (Made) { later->key, status != TERRAIN_OK };
       made_next = (made_next + 1) % REMEMBERED;
     }
   g_cond_broadcast (&done);

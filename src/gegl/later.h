@@ -45,9 +45,9 @@ GeglBuffer *terrain_later_layer (GeglOperation *operation);
  * (render-source.h). */
 gboolean    terrain_later_paint_flushed (GeglOperation *operation, const GeglRectangle *layer);
 
-/* Whether the full render of `key` may be made later: none was made later lately (asked
- * for again, its result was not kept: making it later again would never end). Main
- * thread. */
+/* Whether the full render of `key` may be made later: none failed later lately, and it was
+ * made later lately at most once (asked for again, its result was not kept: other results
+ * pushed it out; making it later again and again might never end). Main thread. */
 gboolean    terrain_later_allowed (const TerrainResultKey *key);
 
 /* Whether a full render of `key` is under way in a thread (started, not yet ended). */

@@ -67,12 +67,14 @@ terrain_write_result (GeglBuffer *output, GeglBuffer *input, const GeglRectangle
   const gboolean whole = gegl_rectangle_equal (roi, area);
   GeglBuffer    *kept = terrain_result_pixels (result, codec->format);
   if (kept == NULL && whole && (key_has_layer || ! codec->has_alpha) &&
-      terrain_result_wants_pixels (result))
+      e.pixel_bytes <= (int) sizeof (float) && terrain_result_wants_pixels (result))
     {
       /* Encoded once into a buffer of their own, which the output then shares: the same
        * merge again copies no pixel (at 1024 x 1024, 16 bits, writing the kept pixels into
        * the output took 0.7 ms, fresh memory faulted in page by page: half of such a merge
-       * in GIMP's process, and four times a merge's floor's writing). */
+       * in GIMP's process, and four times a merge's floor's writing). Not where they are
+       * larger than the heights: an effect above another's RGBA float pixels, 256 MB at
+       * 4096 x 4096, pushed out of the cache the results an undo asks for. */
       GeglBuffer *pixels = gegl_buffer_new (area, codec->format);
       e.buffer = pixels;
       gegl_parallel_distribute_area (area, 64.0, GEGL_SPLIT_STRATEGY_AUTO, encode_part, &e);

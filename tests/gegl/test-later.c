@@ -4,7 +4,8 @@
  *  1. Renders of one effect replace each other, as strokes make them, while another thread
  *     asks whether they are under way, waits for them and reads their kept results: the last
  *     one's result is kept and is the filter's, GIMP is told of all of the layer, and nothing
- *     is left under way.
+ *     is left under way. The last may be made later once more (as when other results pushed
+ *     it out), not a third time.
  *  2. The effect above asks while the one below is under way: its render waits, and is
  *     dropped when the one below tells GIMP; asked again, it is made.
  *  3. GIMP quits (Gimp::exit) with a render under way: it is cancelled and its thread ended
@@ -15,6 +16,7 @@
 #include "huge-pages.h"
 #include "later.h"
 #include "reduced.h"
+#include "result-cache.h"
 #include "river-erosion.h"
 
 #include <math.h>
@@ -240,7 +242,11 @@ replaced_while_asked (Gimp *gimp)
     CHECK (ended (tag), "replaced render %d still under way", tag);
   CHECK (kept_right (last), "the last render's result is not the filter's");
   const TerrainResultKey key = key_of (last);
-  CHECK (! terrain_later_allowed (&key), "made later, then allowed again");
+  CHECK (terrain_later_allowed (&key), "made later once, then not allowed again");
+  terrain_result_forget_all (); /* pushed out */
+  start (gimp, last, gimp->below_stroke, gimp->below);
+  CHECK (run_until (ended, last, 60.0), "render %d made again still under way after 60 s", last);
+  CHECK (! terrain_later_allowed (&key), "made later twice, then allowed again");
   CHECK (gimp->updates >= 1 && gimp->flushes >= 1, "GIMP told %d times, flushed %d",
          gimp->updates, gimp->flushes);
   CHECK (gegl_rectangle_equal (&gimp->updated, GEGL_RECTANGLE (0, 0, WIDTH, HEIGHT)),
