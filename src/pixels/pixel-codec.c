@@ -711,9 +711,12 @@ terrain_heights_to_pixels (const TerrainPixelCodec *codec, const float *heights,
       round_to_storage (codec, heights, rounded, original, pixels, n);
       heights = rounded;
     }
+  /* With steps, round_to_storage wrote the pixels and kept the originals' already. */
   if (codec->steps == NULL)
-    encode_heights (codec, heights, pixels, n);
-  if (original && codec->steps == NULL)
-    keep_unchanged (codec, heights, original, pixels, n);
+    {
+      encode_heights (codec, heights, pixels, n);
+      if (original)
+        keep_unchanged (codec, heights, original, pixels, n);
+    }
   g_free (rounded);
 }

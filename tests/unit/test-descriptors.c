@@ -336,12 +336,11 @@ test_hydraulic_rain_per_area (void)
   /* 200000 on 96 x 64 pixels: 1171.875, so 1172 (not 1171 rounded down, not the 200000
    * themselves); 1 on 16 x 16 pixels: 0.000244, at least 1; 0: none. */
   const int counts[] = { 1171, 1172, 200000, 0, 1 };
-  CHECK (rained (200000, 96, 64, counts, 5) == 1172, "200000 on 96x64 gave %d droplets",
-         rained (200000, 96, 64, counts, 5));
-  CHECK (rained (1, 16, 16, counts, 5) == 1, "1 on 16x16 gave %d droplets",
-         rained (1, 16, 16, counts, 5));
-  CHECK (rained (0, 16, 16, counts, 5) == 0, "0 on 16x16 gave %d droplets",
-         rained (0, 16, 16, counts, 5));
+  const int many = rained (200000, 96, 64, counts, 5), one = rained (1, 16, 16, counts, 5),
+            none = rained (0, 16, 16, counts, 5);
+  CHECK (many == 1172, "200000 on 96x64 gave %d droplets", many);
+  CHECK (one == 1, "1 on 16x16 gave %d droplets", one);
+  CHECK (none == 0, "0 on 16x16 gave %d droplets", none);
 
   const TerrainProcedureInfo *info = terrain_procedure_find ("plug-in-terrain-hydraulic-erosion");
   TerrainArgValue             values[MAX_ARGS];
