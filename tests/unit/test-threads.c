@@ -289,18 +289,9 @@ test_parallel_rows (void)
 
 /* ---- Cancelling with two threads ---- */
 
-/* The longest a render may take to stop once asked (seconds), 10 times more under the
- * sanitizers: a request waits for the next progress report, then for the return. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define CANCEL_LATENCY_LIMIT 2.5
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define CANCEL_LATENCY_LIMIT 2.5
-#endif
-#endif
-#ifndef CANCEL_LATENCY_LIMIT
-#define CANCEL_LATENCY_LIMIT 0.25
-#endif
+/* The longest a render may take to stop once asked (seconds): a request waits for the
+ * next progress report, then for the return. */
+#define CANCEL_LATENCY_LIMIT (0.25 * TIMING_SLOWDOWN)
 
 typedef struct
 {
