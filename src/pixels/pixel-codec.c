@@ -115,12 +115,13 @@ half_from_float (float f)
   return (guint16) (sign | h);
 }
 
-/* The step of an integer type nearest to v (clamped to [0, 1]; NaN: 0) times its maximum. */
+/* The step of an integer type nearest to v (clamped to [0, 1]; NaN: 0) times its maximum.
+ * Between 0 and max, floor is the conversion's truncation, without a call to floor. */
 static inline double
 quantise (double v, double max)
 {
   const double s = v * max + 0.5;
-  return ! (s > 0.0) ? 0.0 : s >= max ? max : floor (s);
+  return ! (s > 0.0) ? 0.0 : s >= max ? max : (double) (guint64) s;
 }
 
 /* v within +-limit; NaN (which callers never pass) gives 0, so nothing non-finite is
@@ -611,13 +612,31 @@ keep_pixel (const TerrainPixelCodec *codec, gboolean same, const guchar *origina
     copy_bytes (to + alpha_offset, from + alpha_offset, codec->sample_bytes);
 }
 
+/* Whether each value of the codec's format is written back as itself from the height it
+ * reads as: one colour in 8 or 16 bits, on a curve the codec computes (test-pixel-codec
+ * checks every value of every such format). Then a pixel that reads as its height is
+ * written with its own colour bytes already. */
+static gboolean
+writes_back_its_values (const TerrainPixelCodec *codec)
+{
+  return codec->colours == 1 && codec->curve != TERRAIN_CURVE_BABL &&
+         (codec->type == TERRAIN_SAMPLE_U8 || codec->type == TERRAIN_SAMPLE_U16);
+}
+
 /* Pixels whose height is the one `original` holds take its bytes; the others its alpha.
- * (A codec with steps keeps them as it writes them: write_steps.) */
+ * (A codec with steps keeps them as it writes them: write_steps.) Where the codec writes
+ * back its values, that is every pixel taking the original's alpha: no reading needed. */
 static void
 keep_unchanged (const TerrainPixelCodec *codec, const float *heights, const guchar *original,
                 guchar *pixels, gsize n)
 {
   const int pixel_bytes = codec->components * codec->sample_bytes;
+  if (writes_back_its_values (codec))
+    {
+      for (gsize i = 0; codec->has_alpha && i < n; i++)
+        keep_pixel (codec, FALSE, original, pixels, i);
+      return;
+    }
   float     was[256];
   for (gsize start = 0; start < n; start += G_N_ELEMENTS (was))
     {
@@ -652,29 +671,47 @@ encode_heights (const TerrainPixelCodec *codec, const float *heights, void *pixe
     encode (codec, heights, pixels, n);
 }
 
+/* A float pixel of `components` floats copied, or one float of it: as memcpy, bits and
+ * all, inline. */
+static inline void
+copy_floats (float *to, const float *from, int components)
+{
+  for (int j = 0; j < components; j++)
+    memcpy (to + j, from + j, sizeof (float));
+}
+
 /* n steps of codec->storage (`stored`, as it holds them) into their heights and, into
  * `pixels`, the codec's colours of them, alpha opaque: what reading the storage back and
  * encoding gives, by table. With `original` (n pixels), those that read as their step keep
- * its bytes, the others its alpha: keep_unchanged's bytes, with no step searched for. */
+ * its bytes, the others its alpha: keep_unchanged's bytes, with no step searched for. The
+ * codec's fields are read once: the pixels' bytes copied may alias them, which made the
+ * compiler read them again for each pixel. */
 static void
 write_steps (const TerrainPixelCodec *c, const guchar *stored, float *rounded,
              const float *original, float *pixels, gsize n)
 {
-  const TerrainPixelCodec *s = c->storage;
+  const TerrainPixelSteps *steps = c->steps;
+  const int                colours = c->colours, components = c->components;
+  const int                stride = c->storage->components;
+  const gboolean           u8 = c->storage->type == TERRAIN_SAMPLE_U8, alpha = c->has_alpha;
   for (gsize i = 0; i < n; i++)
     {
-      const gsize  at = i * s->components;
-      const guint  k = s->type == TERRAIN_SAMPLE_U8 ? stored[at] : ((const guint16 *) stored)[at];
-      const float  colour = terrain_pixel_steps_colour (c->steps, k);
-      float       *p = pixels + i * c->components;
-      rounded[i] = terrain_pixel_steps_level (c->steps, k);
-      for (int j = 0; j < c->colours; j++)
+      const guint  k = u8 ? stored[i * stride] : ((const guint16 *) stored)[i * stride];
+      float       *p = pixels + i * components;
+      const float *o = original ? original + i * components : NULL;
+      rounded[i] = terrain_pixel_steps_level (steps, k);
+      if (o && reads_as_step (c, o, k))
+        {
+          copy_floats (p, o, components);
+          continue;
+        }
+      const float colour = terrain_pixel_steps_colour (steps, k);
+      for (int j = 0; j < colours; j++)
         p[j] = colour;
-      if (c->has_alpha)
-        p[c->colours] = 1.0f;
-      if (original)
-        keep_pixel (c, reads_as_step (c, original + i * c->components, k),
-                    (const guchar *) original, (guchar *) pixels, i);
+      if (alpha && o)
+        copy_floats (p + colours, o + colours, 1);
+      else if (alpha)
+        p[colours] = 1.0f;
     }
 }
 

@@ -10,18 +10,6 @@
 /* More buckets than this (a curve whose first steps are far below the others'): no table. */
 #define MAX_BUCKETS  (1u << 18)
 
-struct TerrainPixelSteps
-{
-  guint    count;  /* steps: the storage's largest sample + 1 */
-  float   *level;  /* step k's height, as the storage reads it */
-  float   *colour; /* the colour the codec writes for it */
-  float   *least;  /* the grey colours that read as level[k]: least[k] to most[k]; */
-  float   *most;   /* none where least[k] > most[k] (most rises with k) */
-  float   *babl;   /* babl's colour of step k (from the storage's format into the codec's), */
-  float   *read;   /* and the height the codec reads it as */
-  guint32  low;    /* the bucket of most[1] */
-  guint16 *first;  /* bucket b: the first step from 1 whose `most` reaches its start */
-};
 
 static guint32
 bits_of (float f)
@@ -256,39 +244,10 @@ terrain_pixel_steps (const TerrainPixelCodec *codec, const TerrainPixelCodec *st
   return steps;
 }
 
-float
-terrain_pixel_steps_level (const TerrainPixelSteps *steps, guint k)
-{
-  return steps->level[k];
-}
-
-float
-terrain_pixel_steps_colour (const TerrainPixelSteps *steps, guint k)
-{
-  return steps->colour[k];
-}
-
-/* Whether the table tells what a grey colour reads as: not in step 0's range or below (0
- * reads as -0 from some colours), beyond the last, negative or NaN. */
-static gboolean
-tells (const TerrainPixelSteps *steps, float colour)
-{
-  return colour > steps->most[0] && colour <= steps->most[steps->count - 1];
-}
-
-int
-terrain_pixel_steps_reads_as (const TerrainPixelSteps *steps, float colour, guint k)
-{
-  if (k == 0 || ! tells (steps, colour))
-    return -1;
-  /* The range holds every grey colour that reads as the step's level (find_ranges). */
-  return colour >= steps->least[k] && colour <= steps->most[k];
-}
-
 int
 terrain_pixel_steps_read (const TerrainPixelSteps *steps, float colour, float *height)
 {
-  if (! tells (steps, colour))
+  if (! terrain_pixel_steps_tell (steps, colour))
     return -1;
   const guint32 bucket = bits_of (colour) >> BUCKET_SHIFT;
   guint         k = bucket < steps->low ? 1 : steps->first[bucket - steps->low];

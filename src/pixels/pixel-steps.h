@@ -21,9 +21,41 @@
 const TerrainPixelSteps *terrain_pixel_steps (const TerrainPixelCodec *codec,
                                               const TerrainPixelCodec *storage);
 
+/* The table; its fields are read inline, as the codec writes and keeps pixels one by one
+ * (a call per pixel for each was about a third of writing a chunk). */
+struct TerrainPixelSteps
+{
+  guint    count;  /* steps: the storage's largest sample + 1 */
+  float   *level;  /* step k's height, as the storage reads it */
+  float   *colour; /* the colour the codec writes for it */
+  float   *least;  /* the grey colours that read as level[k]: least[k] to most[k]; */
+  float   *most;   /* none where least[k] > most[k] (most rises with k) */
+  float   *babl;   /* babl's colour of step k (from the storage's format into the codec's), */
+  float   *read;   /* and the height the codec reads it as */
+  guint32  low;    /* the bucket of most[1] */
+  guint16 *first;  /* bucket b: the first step from 1 whose `most` reaches its start */
+};
+
 /* Step k's height as the storage reads it back, and the colour the codec writes for it. */
-float terrain_pixel_steps_level (const TerrainPixelSteps *steps, guint k);
-float terrain_pixel_steps_colour (const TerrainPixelSteps *steps, guint k);
+static inline float
+terrain_pixel_steps_level (const TerrainPixelSteps *steps, guint k)
+{
+  return steps->level[k];
+}
+
+static inline float
+terrain_pixel_steps_colour (const TerrainPixelSteps *steps, guint k)
+{
+  return steps->colour[k];
+}
+
+/* Whether the table tells what a grey colour reads as: not in step 0's range or below (0
+ * reads as -0 from some colours), beyond the last, negative or NaN. */
+static inline gboolean
+terrain_pixel_steps_tell (const TerrainPixelSteps *steps, float colour)
+{
+  return colour > steps->most[0] && colour <= steps->most[steps->count - 1];
+}
 
 /* What a grey colour reads as: 1 and *height when that is a step's level other than 0 (to
  * the bit); 2 and *height when it is babl's colour of a step that reads as no step's level
@@ -33,6 +65,13 @@ int terrain_pixel_steps_read (const TerrainPixelSteps *steps, float colour, floa
 
 /* Whether a grey colour reads as step k's level: 1 when it does, 0 when it does not; -1 for
  * step 0 and colours the table does not tell of (as terrain_pixel_steps_read). */
-int terrain_pixel_steps_reads_as (const TerrainPixelSteps *steps, float colour, guint k);
+static inline int
+terrain_pixel_steps_reads_as (const TerrainPixelSteps *steps, float colour, guint k)
+{
+  if (k == 0 || ! terrain_pixel_steps_tell (steps, colour))
+    return -1;
+  /* The range holds every grey colour that reads as the step's level (find_ranges). */
+  return colour >= steps->least[k] && colour <= steps->most[k];
+}
 
 #endif

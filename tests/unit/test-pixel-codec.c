@@ -182,6 +182,41 @@ test_round_trip (const TerrainPixelCodec *c, const char *name, uint64_t *state)
   CHECK (non_finite == 0, "%s: %zu heights of finite pixels are not finite", name, non_finite);
 }
 
+/* Every value of a grey 8- or 16-bit format is written back as itself from the height it
+ * reads as (the codec keeps such a layer's unchanged pixels by that alone), and with the
+ * original every pixel is the original again. */
+static void
+test_every_value (const TerrainPixelCodec *c, const char *name, uint64_t *state)
+{
+  if (c->colours != 1 || c->curve == TERRAIN_CURVE_BABL ||
+      (c->type != TERRAIN_SAMPLE_U8 && c->type != TERRAIN_SAMPLE_U16))
+    return;
+  const int     values = c->type == TERRAIN_SAMPLE_U8 ? 256 : 65536;
+  const size_t  pixel = (size_t) c->components * c->sample_bytes;
+  guchar       *original = g_malloc (values * pixel), *written = g_malloc (values * pixel);
+  float        *heights = g_new (float, values);
+  random_pixels (c, original, values, state);
+  for (int v = 0; v < values; v++)
+    if (c->type == TERRAIN_SAMPLE_U8)
+      original[v * pixel] = (guchar) v;
+    else
+      memcpy (original + v * pixel, &(uint16_t) { (uint16_t) v }, 2);
+  terrain_pixels_to_heights (c, original, heights, values);
+  terrain_heights_to_pixels (c, heights, NULL, written, values);
+  int apart = 0, first = -1;
+  for (int v = 0; v < values; v++)
+    if (memcmp (written + v * pixel, original + v * pixel, c->sample_bytes) != 0 && apart++ == 0)
+      first = v;
+  CHECK (apart == 0, "%s: %d values not written back as themselves, the first %d", name, apart,
+         first);
+  terrain_heights_to_pixels (c, heights, original, written, values);
+  CHECK (memcmp (written, original, values * pixel) == 0, "%s: every value with its original "
+         "not the original", name);
+  g_free (original);
+  g_free (written);
+  g_free (heights);
+}
+
 /* The runs of one batching: a first run of `lead` pixels (none when 0), then runs of
  * `length`; *count the pixels of the run that starts at `start`. */
 typedef struct { gsize lead, length; } Batching;
@@ -628,6 +663,7 @@ main (void)
           if (c.curve != TERRAIN_CURVE_BABL)
             space_curves[c.space_curve]++;
           test_round_trip (&c, name, &state);
+          test_every_value (&c, name, &state);
           test_batching (&c, name, &state);
           test_storage_range (&c, name);
           /* Curves and weights do not depend on the type, and a babl fish takes babl
