@@ -193,8 +193,11 @@ sea_level (const Map *m)
 /* ---- The processes on the coarse grid, lengths in its cells ---- */
 
 /* River erosion's simulation, `iterations` steps of erosion 0.2, uplift none, open edges,
- * the cells at or below `sea` outlets: valleys cut into the relief, every cell draining. Diffusion is given in cells^2 per step (the
- * procedure's unit, millionths of L^2, is converted: the same in cells at any size). */
+ * the cells at or below `sea` outlets: valleys cut into the relief, every cell draining. The
+ * last step is whole: its grain is the coarse grid's, which the finish stretches and details
+ * (in halving parts, Alpine's θ rose from 0.80 to 0.90 at 1024 x 1024, River valleys' pits
+ * from 0.04 to 0.41 %). Diffusion is given in cells^2 per step (the procedure's unit,
+ * millionths of L^2, is converted: the same in cells at any size). */
 static TerrainStatus
 rivers (Map *c, int iterations, double diffusion, double sea, const TerrainProgress *progress)
 {
@@ -207,6 +210,7 @@ rivers (Map *c, int iterations, double diffusion, double sea, const TerrainProgr
   const double d = diffusion * 1e6 / (side * side);
   r.diffusion = d < TERRAIN_RIVER_MAX_DIFFUSION ? d : TERRAIN_RIVER_MAX_DIFFUSION;
   r.sea_level = sea;
+  r.whole_last_step = 1;
   return terrain_river_erosion (&r, c->data, c->width, c->height, NULL, progress);
 }
 

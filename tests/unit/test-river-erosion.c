@@ -211,7 +211,10 @@ rolled (const float *f, int w, int h, int dx, int dy)
 }
 
 /* Cells whose receiver is across a border of the wrapped map, and whether the flow map
- * grows along each such step; the largest area (in cells) that crosses. */
+ * grows along each such step that carries water from upstream; the largest area (in cells)
+ * that crosses. A cell that gathers none may fall to two neighbours alike, a float or two
+ * apart (here a double's steepest descent, the flow map's a float's): on smooth hillsides
+ * the two choose differently, and the flow map's receiver of such a cell need not grow. */
 static int
 count_crossings (const float *f, const float *flow, int w, int h, int *continuous,
                  double *largest)
@@ -229,7 +232,7 @@ count_crossings (const float *f, const float *flow, int w, int h, int *continuou
       if (dx <= 1 && dy <= 1)
         continue;
       crossings++;
-      *continuous &= flow[r[i]] > flow[i];
+      *continuous &= a[i] < 2.0 || flow[r[i]] > flow[i];
       *largest = fmax (*largest, a[i]);
     }
   free (r);

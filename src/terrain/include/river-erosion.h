@@ -59,7 +59,11 @@
  *        receiver's new height: one that diffusion or uneven uplift left at or below it is
  *        raised so (counted as deposition).
  *    Braun & Willett likewise lift before they incise; a run ends on incision, so the
- *    channels of the result are as sharp as the stream-power law makes them.
+ *    channels of the result are as sharp as the stream-power law makes them. With
+ *    diffusion the last step is taken in parts of 1/2, 1/4, ... 1/2^k and 1/2^k of a step
+ *    (erosion, diffusion and uplift scaled alike; k >= 4, and until a part's diffusion is
+ *    at most 1/8 pixel^2): a whole last step leaves every hillside cell a groove one pixel
+ *    wide, the grain of the result, which a part's diffusion rounds in the next part.
  *  - Uplift none: the layer's heights are eroded and stay in its units (no normalisation).
  *    Uplift from the layer (after Cordonnier, Braun, Cani, Benes, Galin, Peytavie & Guerin
  *    2016, "Large Scale Terrain Generation from Tectonic Uplift and Fluvial Erosion",
@@ -153,6 +157,10 @@ typedef struct
   TerrainRiverEdges  edges;
   double             sea_level;      /* 0..1 layer units: cells at or below it are outlets
                                       * (of the uplift map, with uplift from the layer) */
+  int                whole_last_step; /* simulate, with diffusion: 0 (the default) takes the
+                                       * last step in halving parts, which leave no grain
+                                       * (river-erosion.c); 1 whole, as the landscape
+                                       * presets were made with. Not a procedure argument. */
 } TerrainRiverErosion;
 
 /* Optional outputs: each NULL, or width * height floats (see above). */
