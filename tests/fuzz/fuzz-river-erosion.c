@@ -365,9 +365,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   p.method = (TerrainRiverMethod) fuzz_enum (&in, 2, 1, &valid);
   p.age = fuzz_double (&in, 0.0, TERRAIN_RIVER_MAX_AGE, 3.0, FUZZ_CLOSED, 1, &valid);
   /* Maps: 0..7 all three (the checks need them), 8..14 the subset of bits 0-2, 15 none (a
-   * NULL TerrainRiverMaps). */
+   * NULL TerrainRiverMaps); bit 7: the simulation's last step whole (the landscape
+   * presets'), not in parts. */
   const uint8_t maps_sel = fuzz_u8 (&in);
   const unsigned which = maps_sel % 16 < 8 ? 7u : maps_sel % 16 == 15 ? 0u : maps_sel & 7u;
+  p.whole_last_step = maps_sel >> 7;
   const uint32_t threads_sel = fuzz_u8 (&in);
 
   /* Heights: any finite values, in [0, 1] one time in four (a layer's usual content, and
@@ -401,10 +403,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   const unsigned long cap = fuzz_cancel_at (cancel_sel, heavy ? 12 : 100000);
 
   FUZZ_DESCRIBE ("%dx%d method %d age %.17g iterations %d erosion %.17g m %.17g n %.17g diffusion %.17g uplift %d "
-                 "edges %d sea %.17g maps %u threads %u h[0] %.9g poisoned %zu (%s) heavy %d "
+                 "edges %d sea %.17g whole last step %d maps %u threads %u h[0] %.9g poisoned %zu (%s) heavy %d "
                  "cap %lu", sz.w, sz.h, (int) p.method, p.age, p.iterations, p.erosion, p.area_exponent,
                  p.slope_exponent, p.diffusion, (int) p.uplift, (int) p.edges, p.sea_level,
-                 which, 2 + threads_sel % 3, sz.n ? h[0] : 0.0, poisoned,
+                 p.whole_last_step, which, 2 + threads_sel % 3, sz.n ? h[0] : 0.0, poisoned,
                  poison % 16 == 15 && sz.n > 0 ? "yes" : "no", heavy, cap);
   float *before = fuzz_alloc_floats (sz.n);
   memcpy (before, h, sz.n * sizeof (float));
