@@ -10,7 +10,6 @@
 /* More buckets than this (a curve whose first steps are far below the others'): no table. */
 #define MAX_BUCKETS  (1u << 18)
 
-
 static guint32
 bits_of (float f)
 {
