@@ -36,7 +36,8 @@ params_valid (const TerrainRiverErosion *p)
          in_range (p->diffusion, 0.0, TERRAIN_RIVER_MAX_DIFFUSION) &&
          in_range (p->sea_level, TERRAIN_RIVER_MIN_SEA_LEVEL, TERRAIN_RIVER_MAX_SEA_LEVEL) &&
          (unsigned) p->uplift <= TERRAIN_RIVER_UPLIFT_LAYER &&
-         (unsigned) p->edges <= TERRAIN_RIVER_EDGES_SHARED_EDGE && (unsigned) p->whole_last_step <= 1;
+         (unsigned) p->edges <= TERRAIN_RIVER_EDGES_SHARED_EDGE &&
+         (unsigned) p->whole_last_step <= 1;
 }
 
 /* One block for: stack and parent (4 bytes a cell each, and RIVER_NEIGHBOURS spare), area
@@ -89,6 +90,15 @@ set_units (RiverRun *r)
   r->power[0] = 0.0;
   for (int a = 1; a < RIVER_POWER_TABLE; a++)
     r->power[a] = p->erosion * pow (a * r->cell_area, p->area_exponent);
+}
+
+/* A diffusion in the procedure's unit, millionths of L^2 (L the larger side), in pixels^2:
+ * what the solvers take. */
+static double
+in_pixels_squared (const RiverGrid *g, double diffusion)
+{
+  const double side = g->width > g->height ? g->width : g->height;
+  return diffusion * 1e-6 * side * side;
 }
 
 /* The first cell of least value, for a wrapped map without sea. */
@@ -342,11 +352,8 @@ prepare (RiverRun *r, float *heights, TerrainRiverMaps *maps, float **original)
   const int  with_uplift = r->p->uplift == TERRAIN_RIVER_UPLIFT_LAYER;
   TerrainStatus status = allocate (r, with_uplift);
   if (status == TERRAIN_OK && r->p->diffusion > 0.0)
-    {
-      const double side = g->width > g->height ? g->width : g->height;
-      status = river_diffusion_init (&r->diffusion, g,
-                                     diffusion_per_step (r->p) * 1e-6 * side * side);
-    }
+    status = river_diffusion_init (&r->diffusion, g,
+                                   in_pixels_squared (g, diffusion_per_step (r->p)));
   r->scale_exponent = with_uplift ? 0 : scale_exponent_of (heights, g->cells);
   if (status == TERRAIN_OK && r->scale_exponent)
     {
@@ -453,8 +460,7 @@ last_step_halvings (double diffusion)
 static TerrainStatus
 last_step_in_parts (RiverRun *r, const TerrainRiverErosion *params)
 {
-  const double side = r->g.width > r->g.height ? r->g.width : r->g.height;
-  const int    k = last_step_halvings (params->diffusion * 1e-6 * side * side);
+  const int    k = last_step_halvings (in_pixels_squared (&r->g, params->diffusion));
   TerrainRiverErosion part = *params;
   part.iterations = params->iterations * (k + 1);
   TerrainStatus status = TERRAIN_OK;
@@ -469,7 +475,7 @@ last_step_in_parts (RiverRun *r, const TerrainRiverErosion *params)
       r->p = &part;
       set_units (r);
       status = river_diffusion_set (&r->diffusion, &r->g,
-                                    params->diffusion * share * 1e-6 * side * side);
+                                    in_pixels_squared (&r->g, params->diffusion * share));
       if (status == TERRAIN_OK)
         status = river_step (r, (params->iterations - 1) * (k + 1) + j, 1);
     }
@@ -521,9 +527,8 @@ hillside_steps (RiverRun *r, const TerrainRiverErosion *params, int steps)
    * does not take. */
   stepped.erosion = TERRAIN_RIVER_AGE_PER_STEP;
   stepped.slope_exponent = 1.0;
-  const double  side = r->g.width > r->g.height ? r->g.width : r->g.height;
-  const double  per_step = params->diffusion * 1e-6 * side * side;
-  TerrainStatus status = river_diffusion_set (&r->diffusion, &r->g, per_step);
+  TerrainStatus status =
+    river_diffusion_set (&r->diffusion, &r->g, in_pixels_squared (&r->g, params->diffusion));
   r->p = &stepped;
   set_units (r);
   for (int step = 0; step < steps - 1 && status == TERRAIN_OK; step++)
