@@ -26,17 +26,36 @@ static const TerrainArg args[] = {
                   N_("The kind of landscape: alpine, rolling hills, islands, mesa or "
                      "river valleys"),
                   presets, TerrainLandscape, preset),
-  TERRAIN_INT ("feature-size", N_("_Feature size"),
-               N_("Size of the largest mountains, hills, islands or tables, in pixels: a layer "
-                  "twice as large at twice the feature size is the same landscape with finer "
-                  "detail"),
-               TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE, TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE,
+  TERRAIN_INT ("feature-size", N_("_Feature size (0: a quarter of the layer)"),
+               N_("Size of the largest mountains, hills, islands or tables, in pixels (16 or "
+                  "more), or 0 for a quarter of the layer's size: a layer twice as large at "
+                  "twice the feature size is the same landscape with finer detail"),
+               TERRAIN_LANDSCAPE_FEATURE_SIZE_LAYER, TERRAIN_LANDSCAPE_MAX_FEATURE_SIZE,
                TerrainLandscape, feature_size),
   TERRAIN_ARGS_END
 };
 
+/* The feature sizes between 0 (the layer's) and the least, refused with their reason. */
+static TerrainStatus
+adjust (void *params, const TerrainArgValue *values, const float *guide, int width, int height,
+        char *why, size_t why_size)
+{
+  const TerrainLandscape *p = params;
+  (void) values;
+  (void) guide;
+  (void) width;
+  (void) height;
+  if (p->feature_size == TERRAIN_LANDSCAPE_FEATURE_SIZE_LAYER ||
+      p->feature_size >= TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE)
+    return TERRAIN_OK;
+  terrain_why (why, why_size,
+               N_("feature size %d is below %d pixels: give 0 for a quarter of the layer's size"),
+               p->feature_size, TERRAIN_LANDSCAPE_MIN_FEATURE_SIZE);
+  return TERRAIN_ERROR_INVALID;
+}
+
 static const TerrainArgSlider sliders[] = {
-  TERRAIN_SLIDER ("feature-size", 16, 2048),
+  TERRAIN_SLIDER ("feature-size", 0, 2048),
   TERRAIN_SLIDERS_END
 };
 
@@ -48,11 +67,14 @@ const TerrainProcedureInfo terrain_procedure_landscape = {
   .help = N_("One-click landscapes built from the processes that make such land. They run on a "
              "coarse grid of about 64 cells per feature size F (cells of q pixels, q a power of "
              "two, with a margin beyond the layer's border), so a layer twice as large at twice "
-             "the feature size is the same landscape with finer detail; the grid is then "
+             "the feature size is the same landscape with finer detail. F is feature-size, or "
+             "at its default 0 a quarter of the layer's size, sqrt (width x height) / 4 rounded "
+             "(at least 16): 256 pixels on 1024 x 1024, 1024 on 4096 x 4096, the same "
+             "landscape at every layer size. The coarse grid is then "
              "interpolated (cubic B-spline) and the field's finer features added where the land "
              "is steep, none on valley floors, flats and sea. Rivers: River Erosion's simulation "
              "(erosion 0.2 per step, uplift none, open edges), every cell draining. \"alpine\": "
-             "field of roughness 0.7, curve b^1.5, rivers for 40 steps: sharp crests between "
+             "field of roughness 0.7, curve b^1.5, rivers for 35 steps: sharp crests between "
              "drained, branching valleys. \"rolling-hills\": field of roughness 1.2, Laplacian "
              "smoothing (16 iterations on the grid), heights in the band 0.3..0.6: soft rounded "
              "hills. \"islands\": field of roughness 1 minus a radial falloff (0.8 r^2, and up to 1 "
@@ -69,5 +91,6 @@ const TerrainProcedureInfo terrain_procedure_landscape = {
   .kind = TERRAIN_GENERATOR,
   .args = args,
   .sliders = sliders,
-  TERRAIN_CORE_FIELDS (TerrainLandscape)
+  TERRAIN_CORE_FIELDS (TerrainLandscape),
+  .adjust = adjust
 };

@@ -145,6 +145,10 @@ plain_cases = [
      {"seed": 4, "preset": "mesa", "feature-size": 32}),
     ("landscape-rivers-u16", "plug-in-terrain-landscape", "PRECISION-U16-NON-LINEAR", 128, 96,
      {"seed": 2, "preset": "river-valleys", "feature-size": 64}),
+    # The default feature size: a quarter of the layer's size, sqrt (250 x 160) / 4 = 50
+    # (checked below against 50 given).
+    ("landscape-layer-size-u16", "plug-in-terrain-landscape", "PRECISION-U16-NON-LINEAR", 250, 160,
+     {"seed": 6, "preset": "islands"}),
 ]
 scripts = []
 for name, procedure, precision, w, h, args in plain_cases:
@@ -242,6 +246,14 @@ for name, procedure, precision, w, h, args in plain_cases:
     excess = worst_excess(got, ref, QUANT[precision], not precision.endswith("NON-LINEAR"))
     checks.check(excess <= 0.0, "%s %dx%d: |GIMP - core| exceeds one quantisation step by %g (max diff %g)"
                  % (name, w, h, excess, max_difference(got, ref)))
+
+if os.path.exists(path("landscape-layer-size-u16.pgm")):
+    given = reference("plug-in-terrain-landscape", 250, 160,
+                      {"seed": 6, "preset": "islands", "feature-size": 50}, "ref-landscape-50.pgm")
+    got = read_pnm(path("landscape-layer-size-u16.pgm"))[2][0]
+    checks.check(worst_excess(got, given, QUANT["PRECISION-U16-NON-LINEAR"], False) <= 0.0,
+                 "landscape at the default feature size: not the render at 50, a quarter of 250 x 160")
+
 
 def shares_edges(pixels, w, h):
     """The last column and row hold the first's values (decoded 16-bit samples: their bytes)."""

@@ -17,6 +17,7 @@
 #include "look.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const preset_names[] = { "alpine", "rolling-hills", "islands", "mesa",
                                              "river-valleys" };
@@ -382,6 +383,49 @@ test_same_at_any_size (void)
   free (reduced);
 }
 
+/* The default feature size follows the layer: a quarter of sqrt (width x height), at least
+ * 16, rendered exactly as that size given; and at the default a layer 4 times as large is
+ * the same landscape (with a fixed size it was 16 times the features). */
+static void
+test_feature_size_of_layer (void)
+{
+  static const int sizes[][3] = { { 1024, 1024, 256 }, { 4096, 4096, 1024 }, { 1197, 643, 219 },
+                                  { 96, 64, 20 },      { 40, 40, 16 },       { 1, 1, 16 },
+                                  { 524288, 524288, 65536 } };
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    {
+      const int f = terrain_landscape_feature_size (0, sizes[i][0], sizes[i][1]);
+      CHECK (f == sizes[i][2], "%dx%d: feature size %d, not %d", sizes[i][0], sizes[i][1], f,
+             sizes[i][2]);
+      CHECK (terrain_landscape_feature_size (100, sizes[i][0], sizes[i][1]) == 100,
+             "%dx%d: a given size changed", sizes[i][0], sizes[i][1]);
+    }
+  for (size_t i = 3; i < 5; i++) /* 96 x 64 and 40 x 40 */
+    {
+      const int w = sizes[i][0], h = sizes[i][1];
+      float *layer = render (TERRAIN_LANDSCAPE_MESA, 5, 0, w, h);
+      float *given = render (TERRAIN_LANDSCAPE_MESA, 5, sizes[i][2], w, h);
+      CHECK (memcmp (layer, given, (size_t) w * h * sizeof (float)) == 0,
+             "%dx%d: the layer's feature size renders other bytes than %d given", w, h,
+             sizes[i][2]);
+      free (layer);
+      free (given);
+    }
+  const int side = 256;
+  float *small = render (TERRAIN_LANDSCAPE_ALPINE, 3, 0, side, side);
+  float *large = render (TERRAIN_LANDSCAPE_ALPINE, 3, 0, 4 * side, 4 * side);
+  float *reduced = malloc ((size_t) side * side * sizeof (float));
+  terrain_reduce_mean (large, 4 * side, 4 * side, 4, reduced);
+  const double same = correlation (small, reduced, (size_t) side * side);
+  printf ("default feature size: %d^2 reduced 4x correlates %.3f with %d^2\n", 4 * side, same,
+          side);
+  CHECK (same > 0.99, "default feature size: %d^2 and %d^2 correlate %.3f", side, 4 * side,
+         same);
+  free (small);
+  free (large);
+  free (reduced);
+}
+
 /* Every preset within the real DEMs' range of the look figures (look.h; the reference's
  * eight DEMs: aniso45 0.98-1.07, speckle 2.5-4.6, beta 3.3-5.1): no grid-aligned lines
  * (aniso45 <= 1.15), no pixel grain (speckle <= 6), neither noisy nor blurred (beta 3.3-5.1).
@@ -447,7 +491,7 @@ test_invalid_parameters (void)
   {
     int preset, feature_size, w, h;
   } cases[] = {
-    { PRESETS, 256, 2, 3 }, { -1, 256, 2, 3 }, { 0, 15, 2, 3 }, { 0, 65537, 2, 3 }, { 1, 0, 2, 3 },
+    { PRESETS, 256, 2, 3 }, { -1, 256, 2, 3 }, { 0, 15, 2, 3 }, { 0, 65537, 2, 3 }, { 1, 1, 2, 3 },
     { 2, -256, 2, 3 }, { 0, 256, 0, 3 }, { 3, 256, 2, -1 }, { 0, 256, TERRAIN_MAX_SIDE + 1, 1 },
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -505,6 +549,7 @@ main (void)
   test_mesa_terraces ();
   test_rivers_drain ();
   test_same_at_any_size ();
+  test_feature_size_of_layer ();
   test_look_in_range ();
   test_progress_and_cancel ();
   test_invalid_parameters ();

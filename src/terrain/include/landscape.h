@@ -5,7 +5,8 @@
  * users tune the result further with the other filters.
  *
  * Conventions (documented in the procedure's help):
- *  - Scale. F is the feature size, N = terrain_landscape_iterations (F) = round (log2 F). The
+ *  - Scale. F is the feature size (0, the default, stands for a quarter of the layer's size:
+ *    terrain_landscape_feature_size), N = terrain_landscape_iterations (F) = round (log2 F). The
  *    processes run on a coarse grid of q x q pixel cells, q the largest power of two at most
  *    F / 64 (at least 1, at most 2^(N - 2)), so that a feature spans about 64 cells whatever
  *    the layer's size, plus a margin of 16 cells beyond every side (rivers flow on past the
@@ -27,7 +28,7 @@
  *    interpolated map's slope): detail on steep land, none on valley floors, flats and sea,
  *    which keep draining. With q = 1 the coarse map is the layer.
  *  - alpine: H = 0.7 (rough), base b^1.5 (b sqrt (b): broad low valleys, narrow high summits),
- *    rivers for 40 steps, D = 1: sharp crests between drained, branching valleys. Detail
+ *    rivers for 35 steps, D = 1: sharp crests between drained, branching valleys. Detail
  *    H_d = 1.2, amp 6. Stretched onto [0, 1].
  *  - rolling-hills: H = 1.2, 16 iterations of Laplacian smoothing (smooth.h) on the coarse
  *    grid: soft rounded hills. Detail H_d = 1.3, amp 3. Stretched onto the band [0.3, 0.6]:
@@ -45,8 +46,8 @@
  *    floor 0.1 (TERRAIN_LANDSCAPE_SEA_FLOOR) while g falls by 0.05 below s,
  *    h = 0.1 + 0.1 (1 - smoothstep (0, 0.05, s - g)), then exactly 0.1: the border is flat
  *    sea floor.
- *  - mesa: H = 1.0, rivers for 40 steps, D = 1 (the canyons), stretched, then strata:
- *    t = 4 c^1.5, k = floor (t), f = t - k, h = (k + 0.35 f + 0.65 smoothstep (0.38, 0.62, f))
+ *  - mesa: H = 1.0, rivers for 40 steps, D = 2 (the canyons), stretched, then strata:
+ *    t = 4 c^1.5, k = floor (t), f = t - k, h = (k + 0.35 f + 0.65 smoothstep (0.42, 0.58, f))
  *    / 4: treads near the levels k / 4 (k = 0..4) that keep 35% of the slope (their rivers
  *    still run), and escarpments where f crosses 1/2, retreating up the canyons the rivers
  *    cut. Detail H_d = 1.3, amp 6. Stretched onto [0, 1].
@@ -88,11 +89,22 @@ typedef struct
 {
   uint32_t               seed;
   TerrainLandscapePreset preset;
-  int                    feature_size; /* pixels, MIN..MAX_FEATURE_SIZE: the largest features */
+  /* Pixels, MIN..MAX_FEATURE_SIZE: the largest features; or
+   * TERRAIN_LANDSCAPE_FEATURE_SIZE_LAYER. */
+  int                    feature_size;
 } TerrainLandscape;
 
-/* seed 0, alpine, feature size 256. */
+#define TERRAIN_LANDSCAPE_FEATURE_SIZE_LAYER 0
+
+/* seed 0, alpine, feature size TERRAIN_LANDSCAPE_FEATURE_SIZE_LAYER. */
 void          terrain_landscape_defaults (TerrainLandscape *params);
+
+/* The feature size a width x height layer is rendered at: feature_size itself, or for
+ * TERRAIN_LANDSCAPE_FEATURE_SIZE_LAYER a quarter of sqrt (width x height), rounded, within
+ * MIN..MAX_FEATURE_SIZE: 256 on 1024 x 1024, 1024 on 4096 x 4096. A fixed size made a
+ * larger layer more features of the same size, not the same landscape with finer detail
+ * (tests/bench/README.md, "How terrain looks"). */
+int           terrain_landscape_feature_size (int feature_size, int width, int height);
 
 /* The field's iterations for a feature size: round (log2 (feature_size)), computed exactly
  * in integers (2^(2N - 1) <= feature_size^2 < 2^(2N + 1)); 4 for 16, 8 for 256, 16 for
