@@ -2,6 +2,7 @@
 
 #include "field.h"
 #include "heightmap.h"
+#include "landscape-drain.h"
 #include "random.h"
 #include "river-erosion.h"
 #include "smooth.h"
@@ -22,6 +23,7 @@
 #define ISLANDS_EDGE_END   0.98f       /* ... to here, in max (|u|, |v|) */
 #define ISLANDS_LAND       0.22        /* share of the layer above sea level */
 #define ISLANDS_SHELF      0.05f       /* the shelf: g from s - shelf to s */
+#define ISLANDS_DRAIN_RISE 2e-4f       /* g a land cell rises per step of its path to the sea */
 
 /* Alpine's and Mesa's rivers: with 40 steps of diffusion 1 their slope-area exponent θ was
  * 0.79-0.82 and 0.87-0.99 at 512^2 to 4096^2 (a river landscape's is 0.3-0.8); now
@@ -285,7 +287,11 @@ shape_islands (Map *c, const TerrainProgress *progress)
     }
   TerrainStatus status = stretch (c, 0.0f, 1.0f);
   c->sea = fminf (sea_level (c), (float) TERRAIN_RIVER_MAX_SEA_LEVEL);
-  return status == TERRAIN_OK ? rivers (c, 40, 1.0, c->sea, progress) : status;
+  if (status == TERRAIN_OK)
+    status = rivers (c, 40, 1.0, c->sea, progress);
+  return status == TERRAIN_OK
+           ? landscape_drain_to_sea (c->data, c->width, c->height, c->sea, ISLANDS_DRAIN_RISE)
+           : status;
 }
 
 /* ---- From the coarse grid to the layer ---- */
@@ -446,6 +452,17 @@ finish_band (Map *m)
                   (float) (TERRAIN_LANDSCAPE_HILLS_HIGH - TERRAIN_LANDSCAPE_HILLS_LOW));
 }
 
+/* The shelf's fall from the coast, t = (s - g) / ISLANDS_SHELF in [0, 1] onto [0, 1]: the
+ * cubic with slope m at the coast and 0 at the floor. With m the land's slope there, the
+ * coast has no crease (smoothstep, flat at the coast, drew the coastline as a bright line
+ * in the hillshade once the lowlands drained, and left the sea beside it flat). */
+static inline float
+shelf_fall (float t, float m)
+{
+  const float u = 1.0f - t;
+  return m * t * u * u + t * t * (3.0f - 2.0f * t);
+}
+
 /* Land: coast + (1 - coast) (g - s) / (1 - s); sea: the shelf from the coast down to the
  * floor over ISLANDS_SHELF of g below sea level, then the flat floor. */
 static void
@@ -455,12 +472,15 @@ islands_sea_row (const Map *m, float *row, int y)
   const float sea_floor = (float) TERRAIN_LANDSCAPE_SEA_FLOOR;
   const float coast = (float) TERRAIN_LANDSCAPE_COAST;
   const float s = m->sea, land = 1.0f - s;
+  const float land_slope = land > 0.0f ? (1.0f - coast) / land : 0.0f;
+  /* At most 3: beyond it the cubic would rise again before the floor. */
+  const float fall = fminf (land_slope * ISLANDS_SHELF / (coast - sea_floor), 3.0f);
   for (int x = 0; x < m->width; x++)
     {
       const float g = row[x];
-      row[x] = g >= s ? clamp01 (coast + (1.0f - coast) * (land > 0.0f ? (g - s) / land : 0.0f))
-                      : sea_floor + (coast - sea_floor) *
-                                      (1.0f - smoothstep (0.0f, ISLANDS_SHELF, s - g));
+      row[x] = g >= s ? clamp01 (coast + land_slope * (g - s))
+                      : coast - (coast - sea_floor) *
+                                  shelf_fall (clamp01 ((s - g) / ISLANDS_SHELF), fall);
     }
 }
 

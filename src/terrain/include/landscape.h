@@ -39,13 +39,16 @@
  *    middle, stretched onto [0, 1]. Sea level s: the g above which 22% of the coarse cells lie
  *    (a 4096-bin histogram), but at least 0.05 above the highest g on the grid's border.
  *    Rivers for 40 steps, D = 1, the cells at or below s outlets: the land drains to the sea
- *    through its own valleys. Detail H_d = 1.1, amp 8; g stretched onto [0, 1] on the layer,
+ *    through its own valleys. The lowlands the rivers cut down to s then rise by 2e-4 per
+ *    step of their path to the sea (fading to nothing a little above s, the steps smoothed):
+ *    coastal plains that slope to the sea, not flats. Detail H_d = 1.1, amp 8; g stretched onto [0, 1] on the layer,
  *    s carried through the stretches, but at least 0.05 above the highest g on the layer's
  *    border. Land (g >= s): h = 0.2 + 0.8 (g - s) / (1 - s), the coast at 0.2
  *    (TERRAIN_LANDSCAPE_COAST). Sea (g < s): a shelf falling from the coast to the flat sea
  *    floor 0.1 (TERRAIN_LANDSCAPE_SEA_FLOOR) while g falls by 0.05 below s,
- *    h = 0.1 + 0.1 (1 - smoothstep (0, 0.05, s - g)), then exactly 0.1: the border is flat
- *    sea floor.
+ *    h = 0.2 - 0.1 p ((s - g) / 0.05), p (t) = m t (1 - t)^2 + t^2 (3 - 2 t), m the land's
+ *    slope at the coast (at most 3): the coast has no crease. Then exactly 0.1: the border
+ *    is flat sea floor.
  *  - mesa: H = 1.0, rivers for 40 steps, D = 2 (the canyons), stretched, then strata:
  *    t = 4 c^1.5, k = floor (t), f = t - k, h = (k + 0.35 f + 0.65 smoothstep (0.42, 0.58, f))
  *    / 4: treads near the levels k / 4 (k = 0..4) that keep 35% of the slope (their rivers
