@@ -40,10 +40,11 @@
  *    (a 4096-bin histogram), but at least 0.05 above the highest g on the grid's border.
  *    Rivers for 40 steps, D = 1, the cells at or below s outlets: the land drains to the sea
  *    through its own valleys. The lowlands the rivers cut down to s then rise by 2e-4 per
- *    step of their path to the sea (fading to nothing a little above s, the steps smoothed):
- *    coastal plains that slope to the sea, not flats. Detail H_d = 1.1, amp 8; g stretched onto [0, 1] on the layer,
- *    s carried through the stretches, but at least 0.05 above the highest g on the layer's
- *    border. Land (g >= s): h = 0.2 + 0.8 (g - s) / (1 - s), the coast at 0.2
+ *    step of their path to the sea (fading to nothing a little above s, the steps smoothed;
+ *    hollows below s inland filled to their rim): coastal plains that slope to the sea, not
+ *    flats. Detail H_d = 1.1, amp 8; g stretched onto [0, 1] on the layer, s carried
+ *    through the stretches, but at least 0.05 above the highest g on the layer's border.
+ *    Land (g >= s): h = 0.2 + 0.8 (g - s) / (1 - s), the coast at 0.2
  *    (TERRAIN_LANDSCAPE_COAST). Sea (g < s): a shelf falling from the coast to the flat sea
  *    floor 0.1 (TERRAIN_LANDSCAPE_SEA_FLOOR) while g falls by 0.05 below s,
  *    h = 0.2 - 0.1 p ((s - g) / 0.05), p (t) = m t (1 - t)^2 + t^2 (3 - 2 t), m the land's
