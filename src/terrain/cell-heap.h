@@ -54,4 +54,22 @@ cell_heap_pop (CellHeap *q)
   return top;
 }
 
+/* The offsets of a cell's 8 neighbours, the 4 axial ones first, as the floods walk them. */
+static const int CELL_NEIGHBOUR_DX[8] = { 0, 0, -1, 1, -1, 1, 1, -1 };
+static const int CELL_NEIGHBOUR_DY[8] = { -1, 1, 0, 0, -1, 1, -1, 1 };
+
+/* Pushes the border cells of a w x hh map of heights h, where a flood from the border
+ * starts: q->entry[0 .. q->size) are then those cells. */
+static inline void
+cell_heap_push_border (CellHeap *q, const float *h, int w, int hh)
+{
+  for (int y = 0; y < hh; y++)
+    for (int x = 0; x < w; x++)
+      if (x == 0 || y == 0 || x == w - 1 || y == hh - 1)
+        {
+          const uint32_t c = (uint32_t) ((size_t) y * w + x);
+          cell_heap_push (q, h[c], c);
+        }
+}
+
 #endif

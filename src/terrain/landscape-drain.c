@@ -18,20 +18,14 @@
 
 #define UNREACHED UINT32_MAX
 
-static const int DX[8] = { 0, 0, -1, 1, -1, 1, 1, -1 };
-static const int DY[8] = { -1, 1, 0, 0, -1, 1, -1, 1 };
 
 /* The border, at 0 steps, on the heap. */
 static void
 seed_border (const float *h, int w, int hh, uint32_t *steps, CellHeap *q)
 {
-  for (int y = 0; y < hh; y++)
-    for (int x = 0; x < w; x++)
-      {
-        const uint32_t c = (uint32_t) ((size_t) y * w + x);
-        if (x == 0 || y == 0 || x == w - 1 || y == hh - 1)
-          steps[c] = 0, cell_heap_push (q, h[c], c);
-      }
+  cell_heap_push_border (q, h, w, hh);
+  for (size_t k = 0; k < q->size; k++)
+    steps[q->entry[k].cell] = 0;
 }
 
 /* Moves the heap's cells of the height of its lowest into the queue: a flat is then
@@ -65,7 +59,7 @@ flood_steps (float *h, int w, int hh, float sea, uint32_t *steps, CellHeapEntry 
       const int      x = (int) (c % (uint32_t) w), y = (int) (c / (uint32_t) w);
       for (int k = 0; k < 8; k++)
         {
-          const int nx = x + DX[k], ny = y + DY[k];
+          const int nx = x + CELL_NEIGHBOUR_DX[k], ny = y + CELL_NEIGHBOUR_DY[k];
           if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
             continue;
           const uint32_t j = (uint32_t) ((size_t) ny * w + nx);
@@ -114,7 +108,7 @@ smooth_steps (const uint32_t *steps, float *d, float *scratch, int w, int hh)
                 continue;
               }
             for (int k = 0; k < 8; k++)
-              sum += d[(size_t) (y + DY[k]) * w + x + DX[k]];
+              sum += d[(size_t) (y + CELL_NEIGHBOUR_DY[k]) * w + x + CELL_NEIGHBOUR_DX[k]];
             scratch[i] = 0.5f * d[i] + sum / 16.0f;
           }
       float *t = d;
