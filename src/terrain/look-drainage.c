@@ -6,8 +6,8 @@
  * 2014), so that water passes through a closed pit, as a river through a lake: without it
  * a map of many small pits (noise, droplets) has no cell of a thousandth of a 4096^2 map's
  * area, and no figure. The slope of a cell the fill raised, or that drains into one, is
- * the fill's and not the land's: such cells pass their water on but are left out of the
- * fit. */
+ * the fill's and not the land's, and a drop too small for 16 bits is a flat's: such cells
+ * pass their water on but are left out of the fit. */
 #include "cell-heap.h"
 #include "look-internal.h"
 #include "terrain-common.h"
@@ -20,8 +20,6 @@
 #define CHANNEL_AREA_DIVISOR 1000.0
 #define NONE                 UINT32_MAX
 
-static const int DX[8] = { 0, 0, -1, 1, -1, 1, 1, -1 };
-static const int DY[8] = { -1, 1, 0, 0, -1, 1, -1, 1 };
 
 /* Priority-flood+epsilon from the border (Barnes et al.'s algorithm 3): a cell reached from
  * one not below it is raised to the next float above that one and flooded from next, first
@@ -35,13 +33,9 @@ fill (float *h, int w, int hh, uint8_t *state, CellHeapEntry *heap, uint32_t *pi
 {
   CellHeap q = { heap, 0 };
   size_t pit_first = 0, pit_end = 0;
-  for (int y = 0; y < hh; y++)
-    for (int x = 0; x < w; x++)
-      if (x == 0 || y == 0 || x == w - 1 || y == hh - 1)
-        {
-          const uint32_t c = (uint32_t) ((size_t) y * w + x);
-          state[c] = 1, cell_heap_push (&q, h[c], c);
-        }
+  cell_heap_push_border (&q, h, w, hh);
+  for (size_t k = 0; k < q.size; k++)
+    state[q.entry[k].cell] = 1;
   while (q.size > 0 || pit_first < pit_end)
     {
       const uint32_t c = pit_first < pit_end ? pit[pit_first++] : cell_heap_pop (&q);
@@ -50,7 +44,7 @@ fill (float *h, int w, int hh, uint8_t *state, CellHeapEntry *heap, uint32_t *pi
         pit_first = pit_end = 0;
       for (int k = 0; k < 8; k++)
         {
-          const int nx = x + DX[k], ny = y + DY[k];
+          const int nx = x + CELL_NEIGHBOUR_DX[k], ny = y + CELL_NEIGHBOUR_DY[k];
           if (nx < 0 || ny < 0 || nx >= w || ny >= hh || state[(size_t) ny * w + nx])
             continue;
           const uint32_t j = (uint32_t) ((size_t) ny * w + nx);
@@ -63,12 +57,20 @@ fill (float *h, int w, int hh, uint8_t *state, CellHeapEntry *heap, uint32_t *pi
     }
 }
 
-/* The fill's own slopes (a raised cell's, a cell's into a raised one) to 0: not fitted. */
+/* The slopes that are not the land's to 0: not fitted. The fill's own (a raised cell's, a
+ * cell's into a raised one), and a flat's: a drop to the receiver of less than `level`, one
+ * level of the map's relief in 16 bits. A 16-bit layer holds such a cell level with its
+ * receiver, and the hillshade shows it flat. River Erosion drains a lake by a few floats a
+ * pixel (river-flats.c); fitted, those slopes, a million times below the valley's, made
+ * theta a figure of float's last bits, far from what the same map saved in 16 bits gave
+ * (tests/bench/README.md, "How terrain looks"). */
 static void
-drop_filled (const uint32_t *r, const uint8_t *state, size_t n, float *slope)
+drop_filled_and_flat (const float *h, const uint32_t *r, const uint8_t *state, size_t n,
+                      double level, float *slope)
 {
   for (size_t i = 0; i < n; i++)
-    if (r[i] != NONE && (state[i] == RAISED || state[r[i]] == RAISED))
+    if (r[i] != NONE &&
+        (state[i] == RAISED || state[r[i]] == RAISED || (double) h[i] - h[r[i]] < level))
       slope[i] = 0.0f;
 }
 
@@ -87,7 +89,7 @@ receivers (const float *h, int w, int hh, uint32_t *r, float *slope)
           continue;
         for (int k = 0; k < 8; k++)
           {
-            const size_t j = (size_t) (y + DY[k]) * w + x + DX[k];
+            const size_t j = (size_t) (y + CELL_NEIGHBOUR_DY[k]) * w + x + CELL_NEIGHBOUR_DX[k];
             const double s = ((double) h[i] - h[j]) / (k < 4 ? 1.0 : sqrt (2.0));
             if (s > best)
               best = s, r[i] = (uint32_t) j;
@@ -180,7 +182,7 @@ look_slope_area (const float *heights, int width, int height, const LookRelief *
         h[i] = (float) (relief->scale * (heights[i] - relief->lowest));
       fill (h, width, height, scratch, heap, queue);
       receivers (h, width, height, r, slope);
-      drop_filled (r, scratch, n, slope);
+      drop_filled_and_flat (h, r, scratch, n, LOOK_RELIEF_PER_WIDTH * width / 65535.0, slope);
       areas (r, n, area, scratch, queue);
       regress (r, area, slope, n, theta, r2);
     }

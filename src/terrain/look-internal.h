@@ -8,8 +8,11 @@
 
 #define LOOK_PI 3.14159265358979323846
 
-/* The factor that rescales the heights to a relief of 0.25 of the width (0 when the map has
- * no relief) and the lowest height. */
+/* The relief (highest minus lowest) the figures measure a map at, in pixels per width. */
+#define LOOK_RELIEF_PER_WIDTH 0.25
+
+/* The factor that rescales the heights to a relief of LOOK_RELIEF_PER_WIDTH of the width (0
+ * when the map has no relief) and the lowest height. */
 typedef struct
 {
   double scale, lowest;

@@ -31,7 +31,7 @@ look_check (const float *heights, int width, int height, int min_side, LookRelie
       hi = heights[i] > hi ? heights[i] : hi;
     }
   relief->lowest = lo;
-  relief->scale = hi > lo ? 0.25 * width / ((double) hi - lo) : 0.0;
+  relief->scale = hi > lo ? LOOK_RELIEF_PER_WIDTH * width / ((double) hi - lo) : 0.0;
   return TERRAIN_OK;
 }
 
