@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- The recipes' constants (landscape.h documents them) ---- */
 
@@ -35,6 +36,8 @@
 #define MESA_CLIFF         0.08f       /* half the share of a step that is escarpment */
 
 #define HILLS_SMOOTHING    16          /* Laplacian iterations on the coarse grid */
+#define FINE_CELLS         4           /* the fine river pass's cells per coarse cell */
+#define FINE_AGE           0.3         /* its age (River Erosion's, analytical) */
 
 static inline float
 clamp01 (float v)
@@ -437,6 +440,65 @@ to_layer (const TerrainLandscape *params, Map *c, double detail, double amp, flo
   return status;
 }
 
+/* ---- The fine river pass ---- */
+
+/* dst (sw x sh): cell (i, j) the mean of the layer's pixels in the k x k block centred on
+ * pixel (k i, k j), as upsample places a cell (the nearest pixel where the block is off the
+ * layer). */
+static void
+box_down (const float *src, int w, int h, int k, float *dst, int sw, int sh)
+{
+  for (int j = 0; j < sh; j++)
+    for (int i = 0; i < sw; i++)
+      {
+        const int x0 = i * k - k / 2, y0 = j * k - k / 2;
+        double    sum = 0.0;
+        int       n = 0;
+        for (int y = y0 > 0 ? y0 : 0; y < y0 + k && y < h; y++)
+          for (int x = x0 > 0 ? x0 : 0; x < x0 + k && x < w; x++)
+            sum += src[(size_t) y * w + x], n++;
+        const int x = i * k < w ? i * k : w - 1, y = j * k < h ? j * k : h - 1;
+        dst[(size_t) j * sw + i] = n > 0 ? (float) (sum / n) : src[(size_t) y * w + x];
+      }
+}
+
+/* Where q is more than FINE_CELLS pixels, the coarse grid's rivers are q pixels wide and the
+ * detail between them does not drain: at 4096 x 4096 the slopes were lumps of noise. River
+ * Erosion (analytical, FINE_AGE, `diffusion` cells^2) on the layer at k = q / FINE_CELLS
+ * pixels a cell cuts the detail into gullies and spurs; its change, interpolated as the
+ * coarse grid is, is added to the layer. The fine grid has the same cells per feature at
+ * every layer size, so the larger render keeps the same landscape with finer detail. */
+static TerrainStatus
+fine_rivers (float *out, int w, int h, int k, double diffusion, const TerrainProgress *progress)
+{
+  const int sw = (w - 1) / k + 2, sh = (h - 1) / k + 2;
+  const size_t cells = (size_t) sw * sh;
+  float *fine = terrain_alloc (2 * cells * sizeof (float));
+  float *change = terrain_alloc ((size_t) w * h * sizeof (float));
+  TerrainStatus status = fine && change ? TERRAIN_OK : TERRAIN_ERROR_NO_MEMORY;
+  if (status == TERRAIN_OK)
+    {
+      box_down (out, w, h, k, fine, sw, sh);
+      memcpy (fine + cells, fine, cells * sizeof (float));
+      TerrainRiverErosion r;
+      terrain_river_erosion_defaults (&r);
+      r.age = FINE_AGE;
+      const double side = sw > sh ? sw : sh;
+      r.diffusion = fmin (diffusion * 1e6 / (side * side), TERRAIN_RIVER_MAX_DIFFUSION);
+      status = terrain_river_erosion (&r, fine, sw, sh, NULL, progress);
+    }
+  for (size_t i = 0; status == TERRAIN_OK && i < cells; i++)
+    fine[i] -= fine[cells + i];
+  const Map m = { fine, sw, sh, k, 0, w, h, 0, 0, 0, 0, 0, NULL };
+  if (status == TERRAIN_OK)
+    status = upsample (&m, change, w, h);
+  for (size_t i = 0; status == TERRAIN_OK && i < (size_t) w * h; i++)
+    out[i] += change[i];
+  terrain_free (fine);
+  terrain_free (change);
+  return status;
+}
+
 /* ---- Finishing on the layer ---- */
 
 static TerrainStatus
@@ -506,15 +568,18 @@ typedef struct
   TerrainStatus (*shape) (Map *c, const TerrainProgress *progress);
   double detail;      /* the detail field's H */
   double amp;         /* its height, times q / F */
+  double fine;        /* the fine river pass's diffusion, cells^2 (0: no fine pass) */
   TerrainStatus (*finish) (Map *m);
 } Recipe;
 
+/* No fine pass for Mesa, whose escarpments it wore round, nor for Islands, on whose coastal
+ * plains (a ramp to the sea) it cut straight parallel gullies. */
 static const Recipe recipes[] = {
-  [TERRAIN_LANDSCAPE_ALPINE] = { 0.7, shape_alpine, 1.2, 6.0, finish_full },
-  [TERRAIN_LANDSCAPE_ROLLING_HILLS] = { 1.2, shape_hills, 1.3, 3.0, finish_band },
-  [TERRAIN_LANDSCAPE_ISLANDS] = { 1.0, shape_islands, 1.1, 8.0, finish_sea },
-  [TERRAIN_LANDSCAPE_MESA] = { 1.0, shape_mesa, 1.3, 6.0, finish_full },
-  [TERRAIN_LANDSCAPE_RIVER_VALLEYS] = { 1.0, shape_rivers, 1.3, 4.0, finish_full },
+  [TERRAIN_LANDSCAPE_ALPINE] = { 0.7, shape_alpine, 1.2, 6.0, 0.5, finish_full },
+  [TERRAIN_LANDSCAPE_ROLLING_HILLS] = { 1.2, shape_hills, 1.3, 3.0, 0.0, finish_band },
+  [TERRAIN_LANDSCAPE_ISLANDS] = { 1.0, shape_islands, 1.1, 8.0, 0.0, finish_sea },
+  [TERRAIN_LANDSCAPE_MESA] = { 1.0, shape_mesa, 1.3, 6.0, 0.0, finish_full },
+  [TERRAIN_LANDSCAPE_RIVER_VALLEYS] = { 1.0, shape_rivers, 1.3, 4.0, 1.0, finish_full },
 };
 
 /* ---- Public entry points ---- */
@@ -593,8 +658,11 @@ terrain_landscape (const TerrainLandscape *params, float *out, int width, int he
   status = landscape_coarse (&sized, r, &c, progress);
   if (status == TERRAIN_OK)
     status = to_layer (&sized, &c, r->detail, r->amp, out, width, height,
-                       terrain_progress_stage (&stage, progress, 0.75, 0.95));
+                       terrain_progress_stage (&stage, progress, 0.75, 0.9));
   terrain_free (c.data);
+  if (status == TERRAIN_OK && r->fine > 0.0 && c.q > FINE_CELLS)
+    status = fine_rivers (out, width, height, c.q / FINE_CELLS, r->fine,
+                          terrain_progress_stage (&stage, progress, 0.9, 0.98));
   Map m = { out, width, height, 1, 0, width, height, 0, 0, 0, 0, c.sea, NULL };
   if (status == TERRAIN_OK)
     status = r->finish (&m);

@@ -449,6 +449,35 @@ test_feature_size_of_layer (void)
   free (reduced);
 }
 
+/* Where the coarse cell is more than 4 pixels (512^2 at feature size 512: 8), Alpine and
+ * River valleys cut the detail between the coarse rivers with River Erosion at 2 pixels a
+ * cell: the detail drains. The mean closed pits over seeds 0-3 were 0.121 % and 0.029 %
+ * without that pass, 0.074 % and 0.019 % with it. */
+static void
+test_fine_rivers_drain (void)
+{
+  const int side = 512;
+  const TerrainLandscapePreset presets[] = { TERRAIN_LANDSCAPE_ALPINE,
+                                             TERRAIN_LANDSCAPE_RIVER_VALLEYS };
+  const double bound[] = { 0.09, 0.025 };
+  for (int k = 0; k < 2; k++)
+    {
+      double mean = 0.0;
+      for (unsigned seed = 0; seed < 4; seed++)
+        {
+          float *a = render (presets[k], seed, 512, side, side);
+          double pits;
+          CHECK (terrain_look_pits (a, side, side, &pits) == TERRAIN_OK, "pits");
+          mean += pits / 4.0;
+          free (a);
+        }
+      printf ("%s %dx%d, feature size 512: mean closed pits of seeds 0-3 %.3f%%\n",
+              preset_names[presets[k]], side, side, mean);
+      CHECK (mean < bound[k], "%s: mean closed pits %.3f%%, want below %.3f%%",
+             preset_names[presets[k]], mean, bound[k]);
+    }
+}
+
 /* Every preset within the real DEMs' range of the look figures (look.h; the reference's
  * eight DEMs: aniso45 0.98-1.07, speckle 2.5-4.6, beta 3.3-5.1): no grid-aligned lines
  * (aniso45 <= 1.15), no pixel grain (speckle <= 6), neither noisy nor blurred (beta 3.3-5.1).
@@ -574,6 +603,7 @@ main (void)
   test_islands_coast_drains ();
   test_same_at_any_size ();
   test_feature_size_of_layer ();
+  test_fine_rivers_drain ();
   test_look_in_range ();
   test_progress_and_cancel ();
   test_invalid_parameters ();

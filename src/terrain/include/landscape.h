@@ -27,9 +27,14 @@
  *    pixels) and roughness H_d, times amp q / F, times w = smoothstep (0, 1, 3 / F-th of the
  *    interpolated map's slope): detail on steep land, none on valley floors, flats and sea,
  *    which keep draining. With q = 1 the coarse map is the layer.
+ *  - Fine rivers (alpine and river-valleys, where q > 4): the layer, averaged in blocks of
+ *    k = q / 4 pixels, gets river erosion's analytical method (age 0.3, diffusion D_f in
+ *    cells^2, converted as above), and its change, interpolated by the same B-spline, is
+ *    added to the layer: the detail between the coarse rivers is cut into gullies and spurs,
+ *    on a grid of the same cells per feature at every layer size.
  *  - alpine: H = 0.7 (rough), base b^1.5 (b sqrt (b): broad low valleys, narrow high summits),
  *    rivers for 35 steps, D = 1: sharp crests between drained, branching valleys. Detail
- *    H_d = 1.2, amp 6. Stretched onto [0, 1].
+ *    H_d = 1.2, amp 6; fine rivers D_f = 0.5. Stretched onto [0, 1].
  *  - rolling-hills: H = 1.2, 16 iterations of Laplacian smoothing (smooth.h) on the coarse
  *    grid: soft rounded hills. Detail H_d = 1.3, amp 3. Stretched onto the band [0.3, 0.6]:
  *    no summits and no deep valleys.
@@ -56,12 +61,12 @@
  *    still run), and escarpments where f crosses 1/2, retreating up the canyons the rivers
  *    cut. Detail H_d = 1.3, amp 6. Stretched onto [0, 1].
  *  - river-valleys: H = 1.0, rivers for 75 steps, D = 2: broad branching valleys cut
- *    into the ranges. Detail H_d = 1.3, amp 4. Stretched onto [0, 1].
+ *    into the ranges. Detail H_d = 1.3, amp 4; fine rivers D_f = 1. Stretched onto [0, 1].
  *  - The presets with rivers (alpine, mesa, river-valleys) drain: closed pits are a few in
  *    ten thousand (where the detail outweighs the slope), not filled.
  *  - Output in [0, 1], finite; deterministic (the field's hash, no other randomness;
  *    bit-identical for any thread count).
- *  - Progress: the base, the processes and the move to the layer each get a share of
+ *  - Progress: the base, the processes, the move to the layer and the fine rivers each get a share of
  *    [0, 1]; cancel is honoured in every stage. Memory: the coarse grid (about 1 / q^2 of the
  *    layer), and from it a layer-sized guide beside the output while the detail is added.
  */
