@@ -18,7 +18,6 @@
 
 #define UNREACHED UINT32_MAX
 
-
 /* The border, at 0 steps, on the heap. */
 static void
 seed_border (const float *h, int w, int hh, uint32_t *steps, CellHeap *q)

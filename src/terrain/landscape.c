@@ -209,6 +209,16 @@ sea_level (const Map *m)
  * (in halving parts, Alpine's θ rose from 0.80 to 0.90 at 1024 x 1024, River valleys' pits
  * from 0.04 to 0.41 %). Diffusion is given in cells^2 per step (the procedure's unit,
  * millionths of L^2, is converted: the same in cells at any size). */
+/* River Erosion's diffusion (millionths of L^2, at most its maximum) for `cells2` cells^2 on
+ * a w x h grid. */
+static double
+river_diffusion (double cells2, int w, int h)
+{
+  const double side = w > h ? w : h;
+  const double d = cells2 * 1e6 / (side * side);
+  return d < TERRAIN_RIVER_MAX_DIFFUSION ? d : TERRAIN_RIVER_MAX_DIFFUSION;
+}
+
 static TerrainStatus
 rivers (Map *c, int iterations, double diffusion, double sea, const TerrainProgress *progress)
 {
@@ -217,9 +227,7 @@ rivers (Map *c, int iterations, double diffusion, double sea, const TerrainProgr
   r.method = TERRAIN_RIVER_METHOD_SIMULATE;
   r.iterations = iterations;
   r.erosion = 0.2;
-  const double side = c->width > c->height ? c->width : c->height;
-  const double d = diffusion * 1e6 / (side * side);
-  r.diffusion = d < TERRAIN_RIVER_MAX_DIFFUSION ? d : TERRAIN_RIVER_MAX_DIFFUSION;
+  r.diffusion = river_diffusion (diffusion, c->width, c->height);
   r.sea_level = sea;
   r.whole_last_step = 1;
   return terrain_river_erosion (&r, c->data, c->width, c->height, NULL, progress);
@@ -483,8 +491,7 @@ fine_rivers (float *out, int w, int h, int k, double diffusion, const TerrainPro
       TerrainRiverErosion r;
       terrain_river_erosion_defaults (&r);
       r.age = FINE_AGE;
-      const double side = sw > sh ? sw : sh;
-      r.diffusion = fmin (diffusion * 1e6 / (side * side), TERRAIN_RIVER_MAX_DIFFUSION);
+      r.diffusion = river_diffusion (diffusion, sw, sh);
       status = terrain_river_erosion (&r, fine, sw, sh, NULL, progress);
     }
   for (size_t i = 0; status == TERRAIN_OK && i < cells; i++)

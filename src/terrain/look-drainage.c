@@ -20,7 +20,6 @@
 #define CHANNEL_AREA_DIVISOR 1000.0
 #define NONE                 UINT32_MAX
 
-
 /* Priority-flood+epsilon from the border (Barnes et al.'s algorithm 3): a cell reached from
  * one not below it is raised to the next float above that one and flooded from next, first
  * in first out, before the heap's lowest. `state` (w * h bytes, zeroed) ends RAISED for the

@@ -66,9 +66,10 @@
  *    ten thousand (where the detail outweighs the slope), not filled.
  *  - Output in [0, 1], finite; deterministic (the field's hash, no other randomness;
  *    bit-identical for any thread count).
- *  - Progress: the base, the processes, the move to the layer and the fine rivers each get a share of
- *    [0, 1]; cancel is honoured in every stage. Memory: the coarse grid (about 1 / q^2 of the
- *    layer), and from it a layer-sized guide beside the output while the detail is added.
+ *  - Progress: the base, the processes, the move to the layer and the fine rivers each get
+ *    a share of [0, 1]; cancel is honoured in every stage. Memory: the coarse grid (about
+ *    1 / q^2 of the layer), and from it a layer-sized guide beside the output while the
+ *    detail is added; after it, the fine rivers' layer-sized change and their grid.
  */
 #ifndef TERRAIN_LANDSCAPE_H
 #define TERRAIN_LANDSCAPE_H

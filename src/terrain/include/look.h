@@ -22,9 +22,10 @@
  *    sqrt 2); the channel cells are those whose drainage area is at least a thousandth of
  *    the map, leaving out the cells whose slope the fill made (raised, or draining into a
  *    raised cell) and the flats' (a drop to the receiver of less than one level of the
- *    map's relief in 16 bits, which a 16-bit layer holds level). They are binned by area in tenths of a decade; theta is minus the
- *    least-squares slope of the bins' mean log S against their mean log A, over the bins
- *    of 3 cells or more (S = A^-theta: real rivers 0.3-0.8), and r^2 that fit's.
+ *    map's relief in 16 bits, which a 16-bit layer holds level). They are binned by area
+ *    in tenths of a decade; theta is minus the least-squares slope of the bins' mean log S
+ *    against their mean log A, over the bins of 3 cells or more (S = A^-theta: real rivers
+ *    0.3-0.8), and r^2 that fit's.
  *  - pits: closed pits, in percent of the inner cells: cells off the border with no strictly
  *    lower neighbour of 8, on the heights as given (nothing filled). Cells at the map's
  *    lowest height are no pits: they are its sea (or base level), which drains like the
