@@ -23,8 +23,11 @@
  *    into the base, every coarse cell draining.
  *  - To the layer (q > 1): the coarse map, stretched onto [0, 1], interpolated by a cubic
  *    B-spline (positive weights: no pits of its own), plus detail the coarse grid cannot hold:
- *    a field of seed mix32 (seed ^ 0xde7a11ed), log2 q + 1 iterations (features up to 2 q
- *    pixels) and roughness H_d, times amp q / F, times w = smoothstep (0, 1, 3 / F-th of the
+ *    smooth fractal noise without a lattice (spline-noise.h: octaves of white noise on grids
+ *    of spacing q down to 1 pixel, each shifted by its own offset and interpolated by the
+ *    cubic B-spline, and the pixels' own at half their octave's amplitude; features up to
+ *    about 2 q pixels) of seed mix32 (seed ^ 0xde7a11ed) and roughness H_d, standard
+ *    deviation 1/6, times amp q / F, times w = smoothstep (0, 1, 3 / F-th of the
  *    interpolated map's slope): detail on steep land, none on valley floors, flats and sea,
  *    which keep draining. With q = 1 the coarse map is the layer.
  *  - Fine rivers (alpine and river-valleys, where q > 4): the layer, averaged in blocks of
@@ -34,7 +37,7 @@
  *    on a grid of the same cells per feature at every layer size.
  *  - alpine: H = 0.7 (rough), base b^1.5 (b sqrt (b): broad low valleys, narrow high summits),
  *    rivers for 35 steps, D = 1: sharp crests between drained, branching valleys. Detail
- *    H_d = 1.2, amp 6; fine rivers D_f = 0.5. Stretched onto [0, 1].
+ *    H_d = 1.2, amp 4.5; fine rivers D_f = 0.5. Stretched onto [0, 1].
  *  - rolling-hills: H = 1.2, 16 iterations of Laplacian smoothing (smooth.h) on the coarse
  *    grid: soft rounded hills. Detail H_d = 1.3, amp 3. Stretched onto the band [0.3, 0.6]:
  *    no summits and no deep valleys.
@@ -64,8 +67,8 @@
  *    into the ranges. Detail H_d = 1.3, amp 4; fine rivers D_f = 1. Stretched onto [0, 1].
  *  - The presets with rivers (alpine, mesa, river-valleys) drain: closed pits are a few in
  *    ten thousand (where the detail outweighs the slope), not filled.
- *  - Output in [0, 1], finite; deterministic (the field's hash, no other randomness;
- *    bit-identical for any thread count).
+ *  - Output in [0, 1], finite; deterministic (the field's and the noise's hash, no other
+ *    randomness; bit-identical for any thread count).
  *  - Progress: the base, the processes, the move to the layer and the fine rivers each get
  *    a share of [0, 1]; cancel is honoured in every stage. Memory: the coarse grid (about
  *    1 / q^2 of the layer), and from it a layer-sized guide beside the output while the
